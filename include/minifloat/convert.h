@@ -1,0 +1,83 @@
+/* minifloat/convert.h - bulk conversions and format queries (compiled library).
+ *
+ * Array layouts: f64 as double, f32 as float, f16/bf16 as uint16_t codes, e4m3/e5m2/e8m0 one code per
+ * byte, e2m3/e3m2 one code per byte in the low 6 bits (the top 2 bits are ignored on input and zero
+ * on output), e2m1 two codes per byte with element 2i in bits 0..3 and element 2i+1 in bits 4..7
+ * (for odd n the last byte's high nibble is left as it was).
+ */
+#ifndef MINIFLOAT_CONVERT_H
+#define MINIFLOAT_CONVERT_H
+
+#include "types.h"
+
+MF_BEGIN_DECLS
+
+/* Convert n elements of src (format src_fmt) into dst (format dst_fmt), rounding once.
+ *
+ * Any pair of formats is accepted, f64 included; decoding is exact, so the one rounding is the one
+ * into dst_fmt, under opts->round and opts->overflow. opts may be NULL (rn, IEEE, no stats). Under
+ * MF_ROUND_STOCHASTIC element i uses mf_sr_bits(opts->seed, opts->sr_offset + i) (minifloat/philox.h),
+ * so the result does not depend on how a tensor is split into calls, threads or SIMD lanes.
+ * If opts->stats is set it receives this call's counts (overwritten, not accumulated).
+ *
+ * Returns MF_OK, or a negative MF_E_* code and writes nothing (stats included):
+ *   MF_E_FORMAT / MF_E_ROUND / MF_E_POLICY  an enum value out of range;
+ *   MF_E_NULL     dst or src is NULL while n > 0;
+ *   MF_E_SIZE     n elements of either format do not fit in SIZE_MAX bytes;
+ *   MF_E_OVERLAP  the byte ranges of src and dst overlap and the formats differ (equal formats copy
+ *                 with memmove semantics).
+ * n = 0 succeeds, touches nothing and zeroes the stats. */
+MF_API int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
+                      const mf_opts *opts);
+
+/* A sentence describing a status code (never NULL; "unknown status code" for others). */
+MF_API const char *mf_strerror(int code);
+
+/* Bytes occupied by n elements of fmt in the array layout above ((n + 1) / 2 for e2m1), or 0 for an
+ * unknown format or a count whose size overflows size_t. */
+MF_API size_t mf_storage_bytes(mf_format fmt, size_t n);
+
+/* Everything a user may want to know about a format; all values exact. */
+typedef struct mf_format_desc {
+    const char *name;    /* tag: "f32", "f16", "bf16", "e4m3", ... */
+    const char *title;   /* e.g. "OCP FP8 E4M3 (fn: no inf, NaN = S.1111.111)" */
+    int bits;            /* storage width of one code */
+    int exp_bits;        /* exponent field width */
+    int man_bits;        /* explicit mantissa bits */
+    int bias;            /* exponent bias */
+    int is_signed;       /* 0 for e8m0 */
+    int has_inf;         /* +-infinity exists */
+    int has_nan;         /* a NaN exists */
+    int has_zero;        /* 0 for e8m0 */
+    int has_subnormals;  /* 0 for e8m0 */
+    double max;          /* largest finite value */
+    double min_normal;   /* smallest positive normal value */
+    double min_subnormal;/* smallest positive value */
+    double epsilon;      /* 2^-man_bits: the gap between 1 and the next value */
+    uint32_t max_code;   /* code of +max (for f64 the high 32 bits are not represented: 0) */
+    uint32_t nan_code;   /* the NaN conversions produce (+max for formats without NaN) */
+    uint32_t inf_code;   /* +inf, or 0 where none */
+} mf_format_desc;
+
+/* Fill *out for fmt; MF_OK, MF_E_FORMAT or MF_E_NULL. */
+MF_API int mf_format_describe(mf_format fmt, mf_format_desc *out);
+
+/* Tags and short names: "f32" .. "e8m0", "f64"; "rn" "rna" "rz" "ru" "rd" "ro" "sr"; "ieee" "sat".
+ * NULL for values out of range. */
+MF_API const char *mf_format_name(mf_format fmt);
+MF_API const char *mf_round_name(mf_round r);
+MF_API const char *mf_overflow_name(mf_overflow o);
+
+/* Parse a name (case-insensitive). Formats also accept the long spellings "fp32", "float32",
+ * "fp16", "half", "float16", "bfloat16", "fp8_e4m3", "float8_e4m3fn", "fp8_e5m2", "float8_e5m2",
+ * "fp6_e2m3", "fp6_e3m2", "fp4_e2m1", "fp64", "double". Returns MF_OK, MF_E_NULL or MF_E_ARG. */
+MF_API int mf_format_from_name(const char *name, mf_format *out);
+MF_API int mf_round_from_name(const char *name, mf_round *out);
+MF_API int mf_overflow_from_name(const char *name, mf_overflow *out);
+
+/* The library's version string, e.g. "0.1.0". */
+MF_API const char *mf_version(void);
+
+MF_END_DECLS
+
+#endif /* MINIFLOAT_CONVERT_H */

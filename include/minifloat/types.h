@@ -1,0 +1,98 @@
+/* minifloat/types.h - formats, rounding modes, overflow policies, storage types, status codes.
+ *
+ * Everything a conversion depends on is an argument: there is no global rounding mode, no global
+ * flag word and no global random state. A zero-initialised mf_opts means round-to-nearest-even with
+ * IEEE overflow and no statistics.
+ */
+#ifndef MINIFLOAT_TYPES_H
+#define MINIFLOAT_TYPES_H
+
+#include "config.h"
+
+MF_BEGIN_DECLS
+
+/* Number formats. The first nine are the generic contract; MF_FP64 is accepted by mf_convert and
+ * mf_to_f64-style decoders but is never the target of a scalar mf_from_* call (its code does not fit
+ * in 32 bits). New formats are appended, never inserted. */
+typedef enum {
+    MF_FP32,     /* IEEE binary32, 1-8-23 */
+    MF_FP16,     /* IEEE binary16, 1-5-10 */
+    MF_BF16,     /* bfloat16, 1-8-7 */
+    MF_FP8_E4M3, /* OCP FP8 E4M3 ("fn"): no inf, NaN = S.1111.111, max 448 */
+    MF_FP8_E5M2, /* OCP FP8 E5M2: IEEE-like, max 57344 */
+    MF_FP6_E2M3, /* OCP MX FP6 E2M3: no inf/NaN, max 7.5 */
+    MF_FP6_E3M2, /* OCP MX FP6 E3M2: no inf/NaN, max 28 */
+    MF_FP4_E2M1, /* OCP MX FP4 E2M1: no inf/NaN, max 6 */
+    MF_E8M0,     /* OCP MX scale: unsigned power of two 2^(code-127), 0xFF = NaN */
+    MF_FP64      /* IEEE binary64: bulk conversions and decoding only */
+} mf_format;
+
+#define MF_FORMAT_COUNT 10
+
+/* Rounding modes; the short names in comments are the suffixes used in function names. */
+typedef enum {
+    MF_ROUND_NEAREST_EVEN, /* rn:  nearest, ties to even */
+    MF_ROUND_NEAREST_AWAY, /* rna: nearest, ties away from zero */
+    MF_ROUND_TOWARD_ZERO,  /* rz */
+    MF_ROUND_UP,           /* ru:  toward +inf */
+    MF_ROUND_DOWN,         /* rd:  toward -inf */
+    MF_ROUND_ODD,          /* ro:  truncate, then set the last bit if inexact */
+    MF_ROUND_STOCHASTIC    /* sr:  up with probability equal to the discarded fraction */
+} mf_round;
+
+#define MF_ROUND_COUNT 7
+
+/* What happens to a result whose magnitude exceeds the format's largest finite value. */
+typedef enum {
+    MF_OVERFLOW_IEEE,    /* as IEEE 754 for the rounding mode (inf, or NaN for e4m3, or max) */
+    MF_OVERFLOW_SATURATE /* clamp to +-max finite */
+} mf_overflow;
+
+#define MF_OVERFLOW_COUNT 2
+
+/* Status codes returned by the compiled functions: 0 on success, negative on bad arguments. */
+enum {
+    MF_OK = 0,
+    MF_E_NULL = -1,     /* a required pointer is NULL */
+    MF_E_FORMAT = -2,   /* unknown mf_format value */
+    MF_E_ROUND = -3,    /* unknown mf_round value */
+    MF_E_POLICY = -4,   /* unknown mf_overflow value */
+    MF_E_OVERLAP = -5,  /* source and destination overlap and are of different formats */
+    MF_E_SIZE = -6,     /* element count too large for the address space */
+    MF_E_ARG = -7       /* any other invalid argument (said in the function's documentation) */
+};
+
+/* Event counters of one bulk call (mf_convert overwrites them, it does not accumulate). */
+typedef struct mf_stats {
+    uint64_t overflow;  /* finite input beyond max finite, or inf input that did not stay inf */
+    uint64_t underflow; /* nonzero input, zero output */
+    uint64_t subnormal; /* nonzero subnormal output */
+    uint64_t nan;       /* NaN input */
+    uint64_t inexact;   /* output value differs from input value (NaN inputs excluded) */
+} mf_stats;
+
+/* Options of a bulk conversion. All-zero is a valid value: rn, IEEE overflow, seed 0, no stats. */
+typedef struct mf_opts {
+    mf_round round;
+    mf_overflow overflow;
+    uint64_t seed;      /* Philox key for MF_ROUND_STOCHASTIC */
+    uint64_t sr_offset; /* stream index of element 0: element i uses index sr_offset + i */
+    mf_stats *stats;    /* NULL: no counting */
+} mf_opts;
+
+/* Storage types: one-member structs so that codes of different formats cannot be mixed up.
+ * FP6 codes sit in the low 6 bits of a byte, e2m1 codes in the low 4 bits; mf_e2m1x2_t packs two
+ * e2m1 codes, element 0 in bits 0..3 and element 1 in bits 4..7. */
+typedef struct { uint16_t bits; } mf_f16_t;
+typedef struct { uint16_t bits; } mf_bf16_t;
+typedef struct { uint8_t bits; } mf_e4m3_t;
+typedef struct { uint8_t bits; } mf_e5m2_t;
+typedef struct { uint8_t bits; } mf_e2m3_t;
+typedef struct { uint8_t bits; } mf_e3m2_t;
+typedef struct { uint8_t bits; } mf_e2m1_t;
+typedef struct { uint8_t bits; } mf_e2m1x2_t;
+typedef struct { uint8_t bits; } mf_e8m0_t;
+
+MF_END_DECLS
+
+#endif /* MINIFLOAT_TYPES_H */

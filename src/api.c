@@ -1,0 +1,206 @@
+/* src/api.c - the compiled public API: argument checks, then the door. */
+#include <string.h>
+
+#include "internal.h"
+
+static int format_ok(mf_format f) { return (unsigned)f < MF_FORMAT_COUNT; }
+
+size_t mf_storage_bytes(mf_format fmt, size_t n)
+{
+    size_t w;
+    if (!format_ok(fmt))
+        return 0;
+    if (fmt == MF_FP4_E2M1)
+        return n / 2 + (n & 1);
+    w = (size_t)(mf__fmt_get(fmt).bits + 7) / 8;
+    if (w == 0 || n > SIZE_MAX / w)
+        return 0;
+    return n * w;
+}
+
+static int ranges_overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return pa < pb + nb && pb < pa + na;
+}
+
+int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, const mf_opts *opts)
+{
+    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL};
+    const mf_opts *o = opts ? opts : &defaults;
+    size_t dbytes, sbytes;
+
+    if (!format_ok(dst_fmt) || !format_ok(src_fmt))
+        return MF_E_FORMAT;
+    if ((unsigned)o->round >= MF_ROUND_COUNT)
+        return MF_E_ROUND;
+    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+        return MF_E_POLICY;
+    if (n == 0) {
+        if (o->stats)
+            memset(o->stats, 0, sizeof *o->stats);
+        return MF_OK;
+    }
+    if (!dst || !src)
+        return MF_E_NULL;
+    dbytes = mf_storage_bytes(dst_fmt, n);
+    sbytes = mf_storage_bytes(src_fmt, n);
+    if (dbytes == 0 || sbytes == 0 || (uintptr_t)dst > UINTPTR_MAX - dbytes ||
+        (uintptr_t)src > UINTPTR_MAX - sbytes)
+        return MF_E_SIZE;
+    if (dst_fmt != src_fmt && ranges_overlap(dst, dbytes, src, sbytes))
+        return MF_E_OVERLAP;
+    mf__room_active()->convert(dst_fmt, dst, src_fmt, src, n, o, o->stats);
+    return MF_OK;
+}
+
+const char *mf_strerror(int code)
+{
+    switch (code) {
+    case MF_OK: return "success";
+    case MF_E_NULL: return "a required pointer is NULL";
+    case MF_E_FORMAT: return "unknown format (not an mf_format value)";
+    case MF_E_ROUND: return "unknown rounding mode (not an mf_round value)";
+    case MF_E_POLICY: return "unknown overflow policy (not an mf_overflow value)";
+    case MF_E_OVERLAP: return "source and destination overlap and their formats differ";
+    case MF_E_SIZE: return "element count too large for the address space";
+    case MF_E_ARG: return "invalid argument";
+    default: return "unknown status code";
+    }
+}
+
+/* ---- names ---------------------------------------------------------------------------------- */
+
+static const char *const format_tags[MF_FORMAT_COUNT] = {
+#define MF__TAG(e, tag, nbits, nman, nbias, nkind) #tag,
+    MF__FORMATS(MF__TAG)
+#undef MF__TAG
+};
+
+static const char *const format_titles[MF_FORMAT_COUNT] = {
+    "IEEE binary32",
+    "IEEE binary16",
+    "bfloat16",
+    "OCP FP8 E4M3 (fn: no inf, NaN = S.1111.111)",
+    "OCP FP8 E5M2",
+    "OCP MX FP6 E2M3 (no inf, no NaN)",
+    "OCP MX FP6 E3M2 (no inf, no NaN)",
+    "OCP MX FP4 E2M1 (no inf, no NaN)",
+    "OCP MX E8M0 scale (unsigned power of two)",
+    "IEEE binary64",
+};
+
+static const char *const round_names[MF_ROUND_COUNT] = {"rn", "rna", "rz", "ru", "rd", "ro", "sr"};
+static const char *const overflow_names[MF_OVERFLOW_COUNT] = {"ieee", "sat"};
+
+const char *mf_format_name(mf_format fmt) { return format_ok(fmt) ? format_tags[fmt] : NULL; }
+
+const char *mf_round_name(mf_round r) { return (unsigned)r < MF_ROUND_COUNT ? round_names[r] : NULL; }
+
+const char *mf_overflow_name(mf_overflow o)
+{
+    return (unsigned)o < MF_OVERFLOW_COUNT ? overflow_names[o] : NULL;
+}
+
+static int ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char ca = (char)(*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
+        if (ca != *b)
+            return 0;
+    }
+    return *a == *b;
+}
+
+int mf_format_from_name(const char *name, mf_format *out)
+{
+    static const struct {
+        const char *alias;
+        mf_format fmt;
+    } aliases[] = {
+        {"fp32", MF_FP32},          {"float32", MF_FP32},       {"float", MF_FP32},
+        {"fp16", MF_FP16},          {"half", MF_FP16},          {"float16", MF_FP16},
+        {"bfloat16", MF_BF16},      {"fp8_e4m3", MF_FP8_E4M3},  {"float8_e4m3fn", MF_FP8_E4M3},
+        {"e4m3fn", MF_FP8_E4M3},    {"fp8_e5m2", MF_FP8_E5M2},  {"float8_e5m2", MF_FP8_E5M2},
+        {"fp6_e2m3", MF_FP6_E2M3},  {"float6_e2m3fn", MF_FP6_E2M3}, {"fp6_e3m2", MF_FP6_E3M2},
+        {"float6_e3m2fn", MF_FP6_E3M2}, {"fp4_e2m1", MF_FP4_E2M1}, {"float4_e2m1fn", MF_FP4_E2M1},
+        {"float8_e8m0fnu", MF_E8M0}, {"fp64", MF_FP64},         {"float64", MF_FP64},
+        {"double", MF_FP64},
+    };
+    size_t i;
+    if (!name || !out)
+        return MF_E_NULL;
+    for (i = 0; i < MF_FORMAT_COUNT; i++)
+        if (ieq(name, format_tags[i])) {
+            *out = (mf_format)i;
+            return MF_OK;
+        }
+    for (i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (ieq(name, aliases[i].alias)) {
+            *out = aliases[i].fmt;
+            return MF_OK;
+        }
+    return MF_E_ARG;
+}
+
+int mf_round_from_name(const char *name, mf_round *out)
+{
+    size_t i;
+    if (!name || !out)
+        return MF_E_NULL;
+    for (i = 0; i < MF_ROUND_COUNT; i++)
+        if (ieq(name, round_names[i])) {
+            *out = (mf_round)i;
+            return MF_OK;
+        }
+    return MF_E_ARG;
+}
+
+int mf_overflow_from_name(const char *name, mf_overflow *out)
+{
+    if (!name || !out)
+        return MF_E_NULL;
+    if (ieq(name, "ieee")) {
+        *out = MF_OVERFLOW_IEEE;
+        return MF_OK;
+    }
+    if (ieq(name, "sat") || ieq(name, "saturate")) {
+        *out = MF_OVERFLOW_SATURATE;
+        return MF_OK;
+    }
+    return MF_E_ARG;
+}
+
+int mf_format_describe(mf_format fmt, mf_format_desc *out)
+{
+    mf__fmt f;
+    if (!out)
+        return MF_E_NULL;
+    if (!format_ok(fmt))
+        return MF_E_FORMAT;
+    f = mf__fmt_get(fmt);
+    memset(out, 0, sizeof *out);
+    out->name = format_tags[fmt];
+    out->title = format_titles[fmt];
+    out->bits = f.bits;
+    out->man_bits = f.man;
+    out->exp_bits = mf__fmt_mag_bits(f) - f.man;
+    out->bias = f.bias;
+    out->is_signed = mf__fmt_signed(f);
+    out->has_inf = f.kind == MF__KIND_IEEE;
+    out->has_nan = mf__fmt_has_nan(f);
+    out->has_zero = f.kind != MF__KIND_E8M0;
+    out->has_subnormals = f.kind != MF__KIND_E8M0;
+    out->max = mf__f64_from_bits(mf__decode_f64_bits(fmt, mf__fmt_max_code(f)));
+    out->min_normal = mf__f64_from_bits(mf__decode_f64_bits(fmt, f.kind == MF__KIND_E8M0 ? 0 : (uint64_t)1 << f.man));
+    out->min_subnormal = f.kind == MF__KIND_E8M0 ? out->min_normal : mf__f64_from_bits(mf__decode_f64_bits(fmt, 1));
+    out->epsilon = mf__f64_from_bits((uint64_t)(1023 - f.man) << 52);
+    out->max_code = (uint32_t)mf__fmt_max_code(f);
+    out->nan_code = (uint32_t)mf__fmt_nan_code(f);
+    out->inf_code = (uint32_t)mf__fmt_inf_code(f);
+    if (fmt == MF_FP64)
+        out->max_code = out->nan_code = out->inf_code = 0;
+    return MF_OK;
+}
+
+const char *mf_version(void) { return MF_VERSION_STRING; }

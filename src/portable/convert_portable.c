@@ -1,0 +1,161 @@
+/* src/portable/convert_portable.c - the portable room: ISO C99, integers only.
+ *
+ * This room is the law: every other room must give the same bytes and the same counts. Each element
+ * goes through the scalar core of <minifloat/detail/round.h>; a loop is compiled for every
+ * (source, destination) pair so that the format facts fold into constants.
+ */
+#include <string.h>
+
+#include "../internal.h"
+
+/* Load element i of an array of format f as a code. */
+MF_INLINE uint64_t load(mf_format f, const void *p, size_t i)
+{
+    switch (f) {
+    case MF_FP64: {
+        uint64_t v;
+        memcpy(&v, (const unsigned char *)p + 8 * i, 8);
+        return v;
+    }
+    case MF_FP32: {
+        uint32_t v;
+        memcpy(&v, (const unsigned char *)p + 4 * i, 4);
+        return v;
+    }
+    case MF_FP16:
+    case MF_BF16: return ((const uint16_t *)p)[i];
+    case MF_FP6_E2M3:
+    case MF_FP6_E3M2: return ((const uint8_t *)p)[i] & 0x3Fu;
+    case MF_FP4_E2M1: return (((const uint8_t *)p)[i >> 1] >> (4 * (i & 1))) & 0xFu;
+    default: return ((const uint8_t *)p)[i];
+    }
+}
+
+/* Store a code as element i of an array of format f (an e2m1 store keeps the other nibble). */
+MF_INLINE void store(mf_format f, void *p, size_t i, uint64_t code)
+{
+    switch (f) {
+    case MF_FP64: memcpy((unsigned char *)p + 8 * i, &code, 8); break;
+    case MF_FP32: {
+        uint32_t v = (uint32_t)code;
+        memcpy((unsigned char *)p + 4 * i, &v, 4);
+        break;
+    }
+    case MF_FP16:
+    case MF_BF16: ((uint16_t *)p)[i] = (uint16_t)code; break;
+    case MF_FP4_E2M1: {
+        uint8_t *b = (uint8_t *)p + (i >> 1);
+        unsigned sh = 4 * (unsigned)(i & 1);
+        *b = (uint8_t)((*b & ~(0xFu << sh)) | ((code & 0xFu) << sh));
+        break;
+    }
+    default: ((uint8_t *)p)[i] = (uint8_t)code; break;
+    }
+}
+
+/* Is code a nonzero subnormal of format f? */
+MF_INLINE int is_subnormal(mf__fmt f, uint64_t code)
+{
+    uint64_t mag = code & mf__fmt_mag_mask(f);
+    return f.kind != MF__KIND_E8M0 && mag != 0 && (mag >> f.man) == 0;
+}
+
+/* The loop for one (source, destination) pair; inlined into convert_pair's cases with constant
+ * formats. Destinations that hold every source value exactly (f64; f32 from anything but f64)
+ * decode instead of rounding, so that mf_convert agrees with mf_to_f32 / mf_to_f64 bit for bit. */
+MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const void *src, size_t n,
+                            const mf_opts *o, mf_stats *st)
+{
+    const mf__fmt sf = mf__fmt_get(sfmt), df = mf__fmt_get(dfmt);
+    const int decode = dfmt == MF_FP64 || (dfmt == MF_FP32 && sfmt != MF_FP64);
+    const mf_round r = o->round;
+    const mf_overflow ov = o->overflow;
+    uint64_t c_ovf = 0, c_unf = 0, c_sub = 0, c_nan = 0, c_inx = 0;
+    mf_philox4x32 blk = {{0, 0, 0, 0}};
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        uint64_t code = load(sfmt, src, i), out;
+        unsigned ev = 0;
+        if (decode) {
+            if (dfmt == MF_FP64)
+                out = mf__decode_f64_bits(sfmt, code);
+            else
+                out = mf__decode_f32_bits(sfmt, (uint32_t)code);
+            if (st) {
+                mf__unpacked u = mf__unpack(sf, code);
+                ev = (u.cls == MF__CLS_NAN ? MF__EV_NAN : 0u) | (is_subnormal(df, out) ? MF__EV_SUBNORMAL : 0u);
+            }
+        } else {
+            uint32_t rbits = 0;
+            if (r == MF_ROUND_STOCHASTIC) {
+                uint64_t idx = o->sr_offset + i;
+                if (i == 0 || (idx & 3) == 0)
+                    blk = mf_sr_block(o->seed, idx);
+                rbits = blk.v[idx & 3];
+            }
+            out = mf__round_pack(df, mf__unpack(sf, code), r, ov, rbits, &ev);
+        }
+        store(dfmt, dst, i, out);
+        c_ovf += (ev & MF__EV_OVERFLOW) != 0;
+        c_unf += (ev & MF__EV_UNDERFLOW) != 0;
+        c_sub += (ev & MF__EV_SUBNORMAL) != 0;
+        c_nan += (ev & MF__EV_NAN) != 0;
+        c_inx += (ev & MF__EV_INEXACT) != 0;
+    }
+    if (st) {
+        st->overflow = c_ovf;
+        st->underflow = c_unf;
+        st->subnormal = c_sub;
+        st->nan = c_nan;
+        st->inexact = c_inx;
+    }
+}
+
+/* Equal formats: a copy with memmove semantics; counting reads the source first. */
+static void copy_same(mf_format fmt, void *dst, const void *src, size_t n, mf_stats *st)
+{
+    if (st) {
+        const mf__fmt f = mf__fmt_get(fmt);
+        size_t i;
+        memset(st, 0, sizeof *st);
+        for (i = 0; i < n; i++) {
+            uint64_t code = load(fmt, src, i);
+            st->nan += mf__unpack(f, code).cls == MF__CLS_NAN;
+            st->subnormal += is_subnormal(f, code);
+        }
+    }
+    if (fmt == MF_FP4_E2M1) {
+        if (n & 1) { /* keep the high nibble of the last byte */
+            uint8_t last = (uint8_t)load(fmt, src, n - 1);
+            memmove(dst, src, n / 2);
+            store(fmt, dst, n - 1, last);
+        } else {
+            memmove(dst, src, n / 2);
+        }
+    } else {
+        memmove(dst, src, mf_storage_bytes(fmt, n));
+    }
+}
+
+#define PAIR(S, D) \
+    case (S) * MF_FORMAT_COUNT + (D): convert_loop(D, dst, S, src, n, o, st); return;
+#define ROW(S)                                                                                      \
+    PAIR(S, MF_FP32) PAIR(S, MF_FP16) PAIR(S, MF_BF16) PAIR(S, MF_FP8_E4M3) PAIR(S, MF_FP8_E5M2)      \
+    PAIR(S, MF_FP6_E2M3) PAIR(S, MF_FP6_E3M2) PAIR(S, MF_FP4_E2M1) PAIR(S, MF_E8M0) PAIR(S, MF_FP64)
+
+static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const void *src, size_t n,
+                             const mf_opts *o, mf_stats *st)
+{
+    if (dfmt == sfmt) {
+        copy_same(dfmt, dst, src, n, st);
+        return;
+    }
+    switch ((int)sfmt * MF_FORMAT_COUNT + (int)dfmt) {
+        ROW(MF_FP32) ROW(MF_FP16) ROW(MF_BF16) ROW(MF_FP8_E4M3) ROW(MF_FP8_E5M2)
+        ROW(MF_FP6_E2M3) ROW(MF_FP6_E3M2) ROW(MF_FP4_E2M1) ROW(MF_E8M0) ROW(MF_FP64)
+    default: break;
+    }
+}
+
+const mf__room mf__room_portable = {"portable", convert_portable};

@@ -1,0 +1,2 @@
+# Unit tier owned by the API: the bulk contract and the queries.
+mf_add_test(test_api SOURCES test_api.c LABELS unit TIMEOUT 300)
