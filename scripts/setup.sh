@@ -1,0 +1,63 @@
+#!/bin/sh
+# minifloat set-up: install what is missing (Debian packages), build, then
+#   scripts/setup.sh demo   run the demo (minifloat info / show, the C example)
+#   scripts/setup.sh test   run every test tier: unit, exhaustive, hygiene, cuda (skips without a GPU),
+#                           fuzz replay, cli, package; the unit tier again under ASan+UBSan; and each
+#                           libFuzzer target briefly when clang is present.
+set -eu
+cd "$(dirname "$0")/.."
+mode=${1:-demo}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# ---- dependencies --------------------------------------------------------------------------------
+need="cmake make gcc g++ pkg-config check libsubunit-dev libmpfr-dev"
+missing=""
+for p in $need; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "installing:$missing"
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo=sudo; else
+        echo "missing Debian packages:$missing (run as root or install them)" >&2
+        exit 1
+    fi
+    $sudo apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
+fi
+
+# ---- build ---------------------------------------------------------------------------------------
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMF_WERROR=ON >/dev/null
+cmake --build build -j "$jobs"
+
+case "$mode" in
+demo)
+    ./build/tools/minifloat info
+    echo
+    ./build/tools/minifloat show 3.14159
+    echo
+    ./build/examples/example_quickstart
+    ;;
+test)
+    # Sanitizers over the fast tiers.
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMF_SANITIZE=address,undefined \
+        -DMF_CUDA=OFF >/dev/null
+    cmake --build build-asan -j "$jobs"
+    ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli' --output-on-failure
+    # libFuzzer, briefly, where clang is available.
+    if command -v clang >/dev/null; then
+        CC=clang CXX=clang++ cmake -S . -B build-fuzz -DMF_BUILD_FUZZERS=ON -DMF_BUILD_TESTS=OFF \
+            -DMF_BUILD_TOOLS=OFF -DMF_CUDA=OFF >/dev/null
+        cmake --build build-fuzz -j "$jobs"
+        sh fuzz/run_fuzzers.sh build-fuzz "${MF_FUZZ_SECONDS:-20}"
+    else
+        echo "clang not found: libFuzzer targets not run (their corpora are replayed by ctest)"
+    fi
+    # Every tier, last, so that its summary closes the log.
+    ctest --test-dir build -j "$jobs" --output-on-failure
+    ;;
+*)
+    echo "usage: scripts/setup.sh [demo|test]" >&2
+    exit 2
+    ;;
+esac
