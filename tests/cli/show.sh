@@ -1,0 +1,117 @@
+# cli_show: `minifloat show X` rounds X into every format. Each expected code is derived by hand
+# from the format's grid around X (comments), never taken from the tool.
+. "$(dirname "$0")/common.sh"
+
+esc() { printf '%s' "$1" | sed 's/[].[|+*?()^$\\]/\\&/g'; }
+
+# row FMT CODE VALUE EVENTS: the last `run` printed this row (fields: format code bits value error events).
+row() {
+    expect_grep "$WORK/out" "^$1 +$(esc "$2") +[01|]+ +$(esc "$3") +[^ ]+ +$(esc "$4")\$" "show $ARGS: $1 row"
+}
+show() { ARGS="$*"; run "$MF" show "$@"; expect_rc 0 "show $ARGS"; }
+
+# 3.14159, rn, the whole table (tests/cli/expected/show_pi.txt, written by hand):
+#   f32  2^1 * 1.570795: mantissa 0.570795*2^23 = 4788175.5+ -> 4788176 = 0x490fd0 -> 0x40490fd0
+#   f16  step 2^-9 in [2,4): 3.14159/2^-9 = 1608.49 -> 1608*2^-9 = 3.140625, mantissa 584 -> 0x4248
+#   bf16 step 2^-6: 201.06 -> 201*2^-6 = 3.140625 -> 0.10000000.1001001 = 0x4049
+#   e4m3 step 0.25: 3.0 (0x44) < 3.14159 < 3.25 (0x45), above the midpoint 3.125 -> 0x45
+#   e5m2 step 0.5: 3.0 (0.10000.10 = 0x42) vs 3.5, below 3.25 -> 0x42
+#   e2m3 step 0.25 (bias 1, E=2): 3.25 = 0.10.101 = 0x15;  e3m2 step 0.5: 3 = 0.100.10 = 0x12
+#   e2m1 step 1: 3 = 0.10.1 = 0x5;  e8m0 between 2 and 4, above the linear midpoint 3 -> 4 = 0x81
+#   relative errors |y - x|/x, e.g. e4m3 (3.25 - 3.14159)/3.14159 = 3.451e-02
+show 3.14159
+same "$HERE/expected/show_pi.txt" "$WORK/out" "show 3.14159"
+
+# Ties and overflow (the rules of docs/rounding.md):
+#   464 = midpoint of 448 (1.110b*2^8, even) and the virtual 480 -> 448 = 0x7e
+show 464
+row e4m3 0x7e 448 inexact
+#   465 is nearer the virtual 480: overflow; IEEE rn on e4m3 gives NaN 0x7f, saturating gives 448
+show 465
+row e4m3 0x7f nan overflow,inexact
+show 465 --sat
+row e4m3 0x7e 448 overflow,inexact
+#   61440 = midpoint of 57344 (1.11b*2^15, odd) and 65536 (even) -> overflow -> +inf 0x7c
+show 61440
+row e5m2 0x7c inf overflow,inexact
+#   5 between 4 (1.0b*2^2, even) and 6 (odd) -> 4 = 0.11.0 = 0x6
+show 5
+row e2m1 0x6 4 inexact
+#   0.25 = midpoint of 0 (even) and 0.5 (subnormal code 1) -> +0, an underflow
+show 0.25
+row e2m1 0x0 0 underflow,inexact
+#   f64 -431.99999999999994 is below the midpoint 432 of 416 and 448: -416 = 1.1111.101 = 0xfd
+show -431.99999999999994
+row e4m3 0xfd -416 inexact
+#   0.001 / 2^-9 = 0.512 -> one subnormal step: 0x01 = 0.001953125
+show 0.001
+row e4m3 0x01 0.001953125 subnormal,inexact
+#   1e-5 / 2^-9 = 0.005 -> 0
+show 1e-5
+row e4m3 0x00 0 underflow,inexact
+#   hex-float input: 0x1.8p+1 = 3 is exact in e4m3 (1.100b*2^1 = 0.1000.100)
+show 0x1.8p+1
+row e4m3 0x44 3 exact
+
+# Directed modes.
+#   rz: 3.14159 -> e4m3 3.0 = 0x44; e8m0 2^floor(log2 x) = 2 = code 128 = 0x80
+show 3.14159 -r rz
+row e4m3 0x44 3 inexact
+row e8m0 0x80 2 inexact
+#   ru 464: e5m2 neighbours 448 (1.11b*2^8) and 512 = 1.00b*2^9 = 0.11000.00 = 0x60
+show --round ru 464
+row e5m2 0x60 512 inexact
+#   ru on a finite overflow in e4m3 (IEEE): 465 rounds up to the virtual 480 -> NaN
+show 465 -r ru
+row e4m3 0x7f nan overflow,inexact
+#   rz truncates 465 to 448: within range, so no overflow event
+show 465 -r rz
+row e4m3 0x7e 448 inexact
+#   rz of 1000 truncates to the virtual 960 (1.111b*2^9) > 448: an overflow, clamped to max by rz
+show 1000 -r rz
+row e4m3 0x7e 448 overflow,inexact
+
+# Stochastic: up iff f*2^32 + rbits >= 2^32.
+#   e2m1 between 3 and 4, f = 0.14159: rbits 0 -> 3 (0x5), rbits 0xffffffff -> 4 (0x6)
+show 3.14159 -r sr --rbits 0
+row e2m1 0x5 3 inexact
+show 3.14159 -r sr --rbits 0xffffffff
+row e2m1 0x6 4 inexact
+#   e8m0 between 2 and 4, f = (3.14159-2)/2 = 0.5708: rbits 0.5 -> up (4), rbits 0.42578125 -> down (2)
+show 3.14159 -r sr --rbits 0x80000000
+row e8m0 0x81 4 inexact
+show 3.14159 -r sr --rbits 0x6d000000
+row e8m0 0x80 2 inexact
+expect_grep "$WORK/out" '^rounding sr \(rbits 0x6d000000\), overflow ieee$' "show sr header"
+
+# Specials.
+#   NaN -> canonical NaN with the sign clear; +max for FP6/FP4
+show nan
+row f16 0x7fff nan nan
+row e4m3 0x7f nan nan
+row e2m1 0x7 6 nan
+#   -inf: IEEE keeps inf where it exists, NaN for e4m3, -max for FP6; saturating gives -max
+show -inf
+row e5m2 0xfc -inf exact
+row e4m3 0x7f nan overflow,inexact
+row e3m2 0x3f -28 overflow,inexact
+show -inf --saturate
+row e5m2 0xfb -57344 overflow,inexact
+#   0: absolute error column; e8m0 has no zero: 2^-127 at code 0x00
+show 0
+expect_grep "$WORK/out" '^format +code +sign\|exponent\|mantissa +value +abs\. error +events$' "show 0 header"
+row e8m0 0x00 5.8774717541114375e-39 inexact
+row e4m3 0x00 0 exact
+#   e8m0 is unsigned: -4 stores |x| = 4 = 2^2 = code 129 (the events column says |x|)
+show -4
+expect_grep "$WORK/out" '^e8m0 +0x81 +10000001 +4 +0 +.*\|x\|$' "show -4: e8m0 row"
+row e4m3 0xc8 -4 exact
+
+# Misuse: exit status 2 and a message.
+for bad in "show" "show 1 2" "show abc" "show 1 -r rq" "show 1 --bogus" "show 1 -r" "show 1 --rbits 0x100000000"; do
+    run "$MF" $bad
+    expect_rc 2 "$bad"
+    expect_grep "$WORK/err" '^minifloat: show: ' "$bad: message"
+done
+
+finish 60
