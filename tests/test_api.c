@@ -378,6 +378,13 @@ START_TEST(test_layouts)
     ck_assert_int_eq(mf_convert(MF_FP32, back, MF_FP6_E2M3, fp6, 4, NULL), MF_OK);
     for (i = 0; i < 4; i++)
         ck_assert(back[i] == 0.125f);
+    /* FP6 to the same FP6 format: a copy that still writes the top two bits as zero */
+    {
+        uint8_t same[4];
+        ck_assert_int_eq(mf_convert(MF_FP6_E3M2, same, MF_FP6_E3M2, fp6, 4, NULL), MF_OK);
+        for (i = 0; i < 4; i++)
+            ck_assert_uint_eq(same[i], 0x01);
+    }
     {
         mf_e2m1x2_t p = mf_e2m1x2_pack(mf_e2m1_from_bits(0x3), mf_e2m1_from_bits(0xA));
         ck_assert_uint_eq(p.bits, 0xA3);

@@ -136,6 +136,11 @@ static void copy_same(mf_format fmt, void *dst, const void *src, size_t n, mf_st
     } else {
         memmove(dst, src, mf_storage_bytes(fmt, n));
     }
+    if (fmt == MF_FP6_E2M3 || fmt == MF_FP6_E3M2) { /* the top two bits are written as zero */
+        size_t i;
+        for (i = 0; i < n; i++)
+            ((uint8_t *)dst)[i] &= 0x3Fu;
+    }
 }
 
 #define PAIR(S, D) \
