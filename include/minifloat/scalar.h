@@ -50,6 +50,8 @@ MF_HD MF_INLINE uint32_t mf_from_f32_ev(mf_format fmt, float x, mf_round r, mf_o
     if (fmt == MF_FP32) { /* same format: the bits themselves */
         if (u.cls == MF__CLS_NAN)
             *events |= MF__EV_NAN;
+        else if (u.cls == MF__CLS_FINITE && u.exp < -126)
+            *events |= MF__EV_SUBNORMAL;
         return mf__f32_bits(x);
     }
     return mf__round_pack(f, u, r, o, rbits, events);

@@ -1,0 +1,279 @@
+/* tests/oracle/ref.c - the textbook reference (see ref.h). Slow on purpose: tables, binary search,
+ * comparisons. Nothing here is shared with the library. */
+#include "oracle/ref.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* From the format table of the semantics list. */
+static const ref_info infos[REF_NFORMATS] = {
+    /* name   bits e  m   bias inf nan sgn max_code     sign_bit     inf_code     nan_code */
+    {"f32", 32, 8, 23, 127, 1, 1, 1, 0x7F7FFFFFu, 0x80000000u, 0x7F800000u, 0x7FFFFFFFu},
+    {"f16", 16, 5, 10, 15, 1, 1, 1, 0x7BFFu, 0x8000u, 0x7C00u, 0x7FFFu},
+    {"bf16", 16, 8, 7, 127, 1, 1, 1, 0x7F7Fu, 0x8000u, 0x7F80u, 0x7FFFu},
+    {"e4m3", 8, 4, 3, 7, 0, 1, 1, 0x7Eu, 0x80u, 0, 0x7Fu},
+    {"e5m2", 8, 5, 2, 15, 1, 1, 1, 0x7Bu, 0x80u, 0x7Cu, 0x7Fu},
+    {"e2m3", 6, 2, 3, 1, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu},
+    {"e3m2", 6, 3, 2, 3, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu},
+    {"e2m1", 4, 2, 1, 1, 0, 0, 1, 0x7u, 0x8u, 0, 0x7u},
+    {"e8m0", 8, 8, 0, 127, 0, 1, 0, 0xFEu, 0, 0, 0xFFu},
+};
+
+const ref_info *ref_format_info(ref_format fmt) { return (unsigned)fmt < REF_NFORMATS ? &infos[fmt] : NULL; }
+
+uint32_t ref_count_finite(ref_format fmt) { return infos[fmt].max_code + 1; }
+
+/* Value of a magnitude code with the exponent unbounded above (codes past max_code continue the
+ * pattern: the virtual neighbour of max is max_code + 1). */
+static double magnitude_value(ref_format fmt, uint32_t c)
+{
+    const ref_info *f = &infos[fmt];
+    uint32_t e, m;
+    if (fmt == REF_E8M0)
+        return ldexp(1.0, (int)c - 127);
+    e = c >> f->man_bits;
+    m = c & ((1u << f->man_bits) - 1u);
+    if (e == 0) /* subnormal: 0.M * 2^(1-bias) */
+        return ldexp((double)m, 1 - f->bias - f->man_bits);
+    return ldexp((double)(m + (1u << f->man_bits)), (int)e - f->bias - f->man_bits);
+}
+
+static double *tables[REF_NFORMATS];
+static double virtual_hi[REF_NFORMATS];
+
+static const double *table(ref_format fmt)
+{
+    if (!tables[fmt]) {
+        uint32_t n = ref_count_finite(fmt), c;
+        double *t = (double *)malloc(n * sizeof *t);
+        if (!t)
+            abort();
+        for (c = 0; c < n; c++)
+            t[c] = magnitude_value(fmt, c);
+        for (c = 1; c < n; c++) /* the table must be sorted for the search to mean anything */
+            if (!(t[c] > t[c - 1]))
+                abort();
+        virtual_hi[fmt] = magnitude_value(fmt, n);
+        tables[fmt] = t;
+    }
+    return tables[fmt];
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+int ref_neighbours(ref_format fmt, double a, double *lo, double *hi, uint32_t *lo_code, uint32_t *hi_code)
+{
+    if (!(a >= 0) || isinf(a))
+        return 0;
+    if (fmt == REF_F32) {
+        const double virt = ldexp(1.0, 128);
+        float f;
+        if (a >= virt)
+            return 0;
+        if (a >= FLT_MAX) {
+            *lo = FLT_MAX;
+            *hi = virt;
+            *lo_code = 0x7F7FFFFFu;
+            *hi_code = 0x7F800000u;
+            return 1;
+        }
+        f = (float)a; /* some neighbour; step down if it landed above */
+        if ((double)f > a)
+            f = nextafterf(f, 0.0f);
+        *lo = f;
+        *lo_code = f32_bits(f);
+        f = nextafterf(f, INFINITY);
+        *hi = f;
+        *hi_code = f32_bits(f);
+        return *lo <= a && a < *hi;
+    } else {
+        const double *t = table(fmt);
+        uint32_t n = ref_count_finite(fmt), l = 0, h = n; /* find the last t[i] <= a */
+        if (a >= virtual_hi[fmt] || a < t[0])
+            return 0;
+        while (h - l > 1) {
+            uint32_t mid = l + (h - l) / 2;
+            if (t[mid] <= a)
+                l = mid;
+            else
+                h = mid;
+        }
+        *lo = t[l];
+        *lo_code = l;
+        *hi = l + 1 < n ? t[l + 1] : virtual_hi[fmt];
+        *hi_code = l + 1;
+        return 1;
+    }
+}
+
+/* f = (a - lo) / (hi - lo) truncated to 32 bits, as an integer. Exact in double: a - lo is exact
+ * (Sterbenz when lo > 0 since a < hi <= 2 lo, trivially when lo = 0), hi - lo is a power of two
+ * (one quantum), so the quotient, the scaling by 2^32 and the floor are exact too. */
+static uint32_t sr_fraction(double a, double lo, double hi)
+{
+    double q = (a - lo) / (hi - lo);
+    return (uint32_t)floor(ldexp(q, 32));
+}
+
+uint32_t ref_sr_fraction(ref_format fmt, double a)
+{
+    double lo, hi;
+    uint32_t lc, hc;
+    if (!ref_neighbours(fmt, a, &lo, &hi, &lc, &hc) || a == lo)
+        return 0;
+    return sr_fraction(a, lo, hi);
+}
+
+static int is_nan_code(ref_format fmt, uint32_t mag)
+{
+    const ref_info *f = &infos[fmt];
+    uint32_t expmask = ((1u << f->exp_bits) - 1u) << f->man_bits;
+    switch (fmt) {
+    case REF_E4M3: return mag == 0x7Fu;
+    case REF_E8M0: return mag == 0xFFu;
+    case REF_F32:
+    case REF_F16:
+    case REF_BF16:
+    case REF_E5M2: return (mag & expmask) == expmask && (mag & ~expmask) != 0;
+    default: return 0;
+    }
+}
+
+double ref_decode(ref_format fmt, uint32_t code)
+{
+    const ref_info *f = &infos[fmt];
+    uint32_t mag = code & ~f->sign_bit;
+    int neg = f->sign_bit && (code & f->sign_bit);
+    double v;
+    if (fmt == REF_F32) {
+        float x;
+        memcpy(&x, &code, 4);
+        return x;
+    }
+    if (is_nan_code(fmt, mag))
+        return NAN;
+    if (f->has_inf && mag == f->inf_code)
+        v = INFINITY;
+    else
+        v = magnitude_value(fmt, mag);
+    return neg ? -v : v;
+}
+
+/* Result of an overflow (rounded magnitude beyond max) under the policy and mode. */
+static uint32_t overflow_code(ref_format fmt, int neg, int mode, int saturate)
+{
+    const ref_info *f = &infos[fmt];
+    uint32_t sign = neg ? f->sign_bit : 0;
+    int to_special;
+    if (saturate)
+        return sign | f->max_code;
+    if (fmt == REF_E8M0) /* |x| is used: ru rounds up, rd like rz */
+        to_special = mode == REF_RN || mode == REF_RNA || mode == REF_SR || mode == REF_RU;
+    else
+        to_special = mode == REF_RN || mode == REF_RNA || mode == REF_SR || (mode == REF_RU && !neg) ||
+                     (mode == REF_RD && neg);
+    if (!to_special)
+        return sign | f->max_code;
+    if (f->has_inf)
+        return sign | f->inf_code;
+    if (f->has_nan) /* e4m3, e8m0: the canonical NaN, sign clear */
+        return f->nan_code;
+    return sign | f->max_code; /* FP6 / FP4 */
+}
+
+static void derive_events(ref_format fmt, double x, uint32_t code, int overflow, ref_events *ev)
+{
+    double y = ref_decode(fmt, code);
+    const ref_info *f = &infos[fmt];
+    memset(ev, 0, sizeof *ev);
+    ev->overflow = overflow;
+    /* e8m0 has no sign: it converts |x|, and its events describe that conversion */
+    ev->inexact = fmt == REF_E8M0 ? !(y == fabs(x)) : !(y == x);
+    if (isfinite(x) && x != 0 && y == 0)
+        ev->underflow = 1;
+    if (f->is_signed && y != 0 && isfinite(y)) {
+        double min_normal = ldexp(1.0, 1 - f->bias);
+        ev->subnormal = fabs(y) < min_normal;
+    }
+}
+
+uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rbits, ref_events *ev)
+{
+    const ref_info *f = &infos[fmt];
+    int neg = signbit(x) != 0;
+    uint32_t sign = (neg && f->is_signed) ? f->sign_bit : 0;
+    double a = fabs(x), lo, hi;
+    uint32_t lo_code, hi_code, mag;
+    int overflow = 0, up;
+    ref_events dummy;
+    if (!ev)
+        ev = &dummy;
+
+    if (isnan(x)) {
+        memset(ev, 0, sizeof *ev);
+        ev->nan = 1;
+        return f->nan_code;
+    }
+    if (isinf(x)) {
+        uint32_t c;
+        if (saturate)
+            c = sign | f->max_code;
+        else if (f->has_inf)
+            c = sign | f->inf_code;
+        else if (f->has_nan)
+            c = f->nan_code; /* e4m3 0x7F, e8m0 0xFF */
+        else
+            c = sign | f->max_code;
+        derive_events(fmt, x, c, !(f->has_inf && !saturate), ev);
+        return c;
+    }
+    if (fmt == REF_E8M0 && a < ldexp(1.0, -127)) { /* zero and tiny: 2^-127 in every mode */
+        derive_events(fmt, x, 0, 0, ev);
+        return 0;
+    }
+    if (!ref_neighbours(fmt, a, &lo, &hi, &lo_code, &hi_code)) {
+        /* at or beyond the virtual value above max: every mode's rounded magnitude exceeds max */
+        uint32_t c = overflow_code(fmt, neg, mode, saturate);
+        derive_events(fmt, x, c, 1, ev);
+        return c;
+    }
+    if (a == lo) {
+        mag = lo_code;
+    } else if (mode == REF_RO) {
+        mag = lo_code | 1u;
+    } else {
+        double mid = lo + (hi - lo) / 2; /* exact: one more bit than the format */
+        switch (mode) {
+        case REF_RN:
+            if (a != mid)
+                up = a > mid;
+            else if (fmt == REF_E8M0)
+                up = 1; /* both neighbours have a one-bit significand: the tie goes up */
+            else
+                up = (lo_code & 1u) != 0; /* to the even code */
+            break;
+        case REF_RNA: up = a >= mid; break;
+        case REF_RZ: up = 0; break;
+        case REF_RU: up = f->is_signed ? !neg : 1; break;
+        case REF_RD: up = f->is_signed ? neg : 0; break;
+        case REF_SR: up = (uint64_t)sr_fraction(a, lo, hi) + rbits >= ((uint64_t)1 << 32); break;
+        default: abort();
+        }
+        mag = up ? hi_code : lo_code;
+    }
+    if (mag > f->max_code) {
+        overflow = 1;
+        mag = overflow_code(fmt, neg, mode, saturate);
+        derive_events(fmt, x, mag, overflow, ev);
+        return mag;
+    }
+    derive_events(fmt, x, sign | mag, 0, ev);
+    return sign | mag;
+}

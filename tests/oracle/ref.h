@@ -1,0 +1,76 @@
+/* tests/oracle/ref.h - a slow textbook reference for rounding into every minifloat format.
+ *
+ * Written from the semantics list of issue 2 only; shares no code with src/ or
+ * include/minifloat/detail/. Each format's finite non-negative values are tabulated with ldexp
+ * (code = index, since positive codes increase with value); a double input is placed between its
+ * neighbours lo <= |x| < hi by binary search (hi may be the virtual value one code above max) and
+ * each mode's rule is applied by exact comparisons. For an f32 target the neighbours come from
+ * nextafterf instead of a table. Its enums are its own; tests map them to the mf_* enums.
+ */
+#ifndef MF_ORACLE_REF_H
+#define MF_ORACLE_REF_H
+
+#include <stdint.h>
+
+typedef enum {
+    REF_F32,
+    REF_F16,
+    REF_BF16,
+    REF_E4M3,
+    REF_E5M2,
+    REF_E2M3,
+    REF_E3M2,
+    REF_E2M1,
+    REF_E8M0,
+    REF_NFORMATS
+} ref_format;
+
+typedef enum { REF_RN, REF_RNA, REF_RZ, REF_RU, REF_RD, REF_RO, REF_SR, REF_NMODES } ref_mode;
+
+/* Facts of a format, written from the format table. */
+typedef struct {
+    const char *name;
+    int bits;          /* storage width */
+    int exp_bits;      /* exponent field width */
+    int man_bits;      /* explicit mantissa bits */
+    int bias;
+    int has_inf;
+    int has_nan;
+    int is_signed;     /* 0 for e8m0 */
+    uint32_t max_code; /* code of +max */
+    uint32_t sign_bit; /* 0 for e8m0 */
+    uint32_t inf_code; /* +inf; 0 where none */
+    uint32_t nan_code; /* NaN produced by conversions (+max for FP6/FP4) */
+} ref_info;
+
+const ref_info *ref_format_info(ref_format fmt);
+
+/* What happened in a conversion, derived from the reference's own path. */
+typedef struct {
+    int overflow;  /* finite input whose rounded magnitude exceeds max, or inf that did not stay inf */
+    int underflow; /* nonzero finite input, zero output */
+    int subnormal; /* nonzero subnormal output */
+    int nan;       /* NaN input */
+    int inexact;   /* output value differs from the input (NaN inputs excluded) */
+} ref_events;
+
+/* Round x into fmt; returns the code. saturate: 0 IEEE, 1 SATURATE. rbits is read by REF_SR only.
+ * ev may be NULL. */
+uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rbits, ref_events *ev);
+
+/* The exact value of a code (NaN for NaN codes, +-inf for inf codes). */
+double ref_decode(ref_format fmt, uint32_t code);
+
+/* Number of finite non-negative codes (0..max_code), i.e. max_code + 1 (255 for e8m0). */
+uint32_t ref_count_finite(ref_format fmt);
+
+/* Neighbours of a finite magnitude a >= 0: lo <= a < hi, hi possibly the virtual value one code
+ * above max (returns 0 and leaves lo/hi when a is at or beyond that virtual value, or below the
+ * smallest value for e8m0). Codes of lo and hi returned too. */
+int ref_neighbours(ref_format fmt, double a, double *lo, double *hi, uint32_t *lo_code, uint32_t *hi_code);
+
+/* The stochastic fraction f * 2^32 (f truncated to 32 bits) of a finite magnitude a strictly between
+ * its neighbours; 0 when a is a value of the format or out of the neighbour range. */
+uint32_t ref_sr_fraction(ref_format fmt, double a);
+
+#endif /* MF_ORACLE_REF_H */

@@ -1,0 +1,335 @@
+/* tests/test_boundary.c - the FP32 boundary set, every format x mode x overflow policy (unit tier).
+ *
+ * For each format: every representable value, every midpoint between neighbours (the one above max
+ * included: the overflow threshold; the one above 0: the underflow threshold), one f32 ulp either
+ * side of each, every power of two of f32 and f32 subnormal samples, +-0, +-inf and NaNs with
+ * payloads (quiet and signalling, both signs), all in both signs. mf_from_f32 is compared with the
+ * textbook reference in every mode (sr with fixed, random and threshold rbits) and with MPFR; the
+ * events of mf_from_f32_ev with those derived from the reference's result.
+ */
+#include "mf_test.h"
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <minifloat.h>
+
+#include "oracle/mpfr_ref.h"
+#include "oracle/ref.h"
+
+static const struct {
+    ref_format r;
+    mf_format m;
+} fmts[] = {{REF_F16, MF_FP16},       {REF_BF16, MF_BF16},       {REF_E4M3, MF_FP8_E4M3},
+            {REF_E5M2, MF_FP8_E5M2},  {REF_E2M3, MF_FP6_E2M3},   {REF_E3M2, MF_FP6_E3M2},
+            {REF_E2M1, MF_FP4_E2M1},  {REF_E8M0, MF_E8M0}};
+#define NFMT (sizeof fmts / sizeof fmts[0])
+
+static const mf_round modes[REF_NMODES] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_NEAREST_AWAY, MF_ROUND_TOWARD_ZERO,
+                                           MF_ROUND_UP, MF_ROUND_DOWN, MF_ROUND_ODD, MF_ROUND_STOCHASTIC};
+
+static uint64_t rng = 0x243F6A8885A308D3u;
+static uint32_t rnd32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+static float from_bits(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+static uint32_t to_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* ---- the point set (positive f32 bit patterns, signs added by the sweep) ------------------------ */
+typedef struct {
+    uint32_t *v;
+    size_t n, cap;
+} pts;
+
+static void push(pts *p, uint32_t b)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 4096;
+        p->v = (uint32_t *)realloc(p->v, p->cap * sizeof *p->v);
+        if (!p->v)
+            abort();
+    }
+    p->v[p->n++] = b & 0x7FFFFFFFu;
+}
+
+/* d, if it is a finite positive f32 value, and the f32 values one ulp either side. Returns 1 if d
+ * was representable. */
+static int push_with_ulps(pts *p, double d)
+{
+    float f = (float)d;
+    if (!(d >= 0) || (double)f != d || isinf(f))
+        return 0;
+    push(p, to_bits(f));
+    if (f > 0)
+        push(p, to_bits(nextafterf(f, 0.0f)));
+    if (f < FLT_MAX)
+        push(p, to_bits(nextafterf(f, INFINITY)));
+    return 1;
+}
+
+static const uint32_t nan_patterns[] = {0x7FC00000u, 0x7FC00001u, 0x7FFFFFFFu, 0x7FD55555u, /* quiet */
+                                        0x7F800001u, 0x7FA00000u, 0x7FBFFFFFu, 0x7F812345u}; /* signalling */
+#define NNAN (sizeof nan_patterns / sizeof nan_patterns[0])
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Builds the set for one format; *n_values / *n_mids report how many format values and midpoints
+ * were representable (all of them must be, for every format here). */
+static pts boundary_set(ref_format rf, size_t *n_values, size_t *n_mids)
+{
+    pts p = {NULL, 0, 0};
+    uint32_t n = ref_count_finite(rf), c;
+    int e;
+    size_t i, j;
+    *n_values = *n_mids = 0;
+    for (c = 0; c < n; c++) {
+        double v = ref_decode(rf, c), lo, hi;
+        uint32_t lc, hc;
+        ck_assert(ref_neighbours(rf, v, &lo, &hi, &lc, &hc) && lo == v && lc == c);
+        *n_values += (size_t)push_with_ulps(&p, v);
+        *n_mids += (size_t)push_with_ulps(&p, lo + (hi - lo) / 2); /* last one: overflow threshold */
+        if (c + 1 == n)
+            push_with_ulps(&p, hi); /* the virtual value above max, where it is an f32 */
+        if (c == 0)                 /* underflow thresholds: a quarter and three quarters of min */
+            push_with_ulps(&p, hi / 4), push_with_ulps(&p, 3 * hi / 4);
+    }
+    for (e = -149; e <= 127; e++) /* every power of two of f32, e8m0's grid among them */
+        push_with_ulps(&p, ldexp(1.0, e));
+    for (c = 1; c < 64; c++) /* f32 subnormals: the smallest and the largest */
+        push(&p, c), push(&p, 0x00800000u - c);
+    push(&p, 0);
+    push(&p, to_bits(FLT_MAX));
+    push(&p, 0x7F800000u);
+    for (i = 0; i < 2000; i++) /* random finite values */
+        push(&p, rnd32() % 0x7F800000u);
+    for (i = 0; i < NNAN; i++)
+        push(&p, nan_patterns[i]);
+    /* dedupe */
+    qsort(p.v, p.n, sizeof *p.v, cmp_u32);
+    for (i = j = 0; i < p.n; i++)
+        if (j == 0 || p.v[j - 1] != p.v[i])
+            p.v[j++] = p.v[i];
+    p.n = j;
+    return p;
+}
+
+static unsigned ref_event_bits(const ref_events *e)
+{
+    return (e->overflow ? MF_EVENT_OVERFLOW : 0) | (e->underflow ? MF_EVENT_UNDERFLOW : 0) |
+           (e->subnormal ? MF_EVENT_SUBNORMAL : 0) | (e->nan ? MF_EVENT_NAN : 0) |
+           (e->inexact ? MF_EVENT_INEXACT : 0);
+}
+
+/* rbits values for sr: fixed ones, plus random and the threshold 2^32 - f and its neighbours */
+#define N_FIXED_RBITS 5
+static const uint32_t fixed_rbits[N_FIXED_RBITS] = {0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
+#define N_RBITS (N_FIXED_RBITS + 4)
+
+static void sweep_format(size_t k)
+{
+    ref_format rf = fmts[k].r;
+    mf_format mf = fmts[k].m;
+    size_t nv, nm, i, cases = 0, mpfr_cases = 0;
+    pts p = boundary_set(rf, &nv, &nm);
+    const ref_info *info = ref_format_info(rf);
+    int s, m, sat, j;
+    uint32_t ncodes = ref_count_finite(rf);
+
+    /* every value and every midpoint of these formats is an f32 */
+    ck_assert_uint_eq(nv, ncodes);
+    ck_assert_uint_eq(nm, ncodes);
+    ck_assert_uint_ge(p.n, 3 * (size_t)ncodes);
+
+    for (i = 0; i < p.n; i++)
+        for (s = 0; s < 2; s++) {
+            uint32_t bits = p.v[i] | (s ? 0x80000000u : 0);
+            float x = from_bits(bits);
+            uint32_t frac = ref_sr_fraction(rf, fabs((double)x));
+            unsigned ev_mask = ~0u;
+            for (m = 0; m < REF_NMODES; m++)
+                for (sat = 0; sat < 2; sat++) {
+                    mf_overflow pol = sat ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE;
+                    int nr = m == REF_SR ? N_RBITS : 1;
+                    for (j = 0; j < nr; j++) {
+                        uint32_t rb;
+                        ref_events rev;
+                        unsigned ev = 0;
+                        uint32_t want, got;
+                        if (m != REF_SR)
+                            rb = rnd32(); /* must be ignored */
+                        else if (j < N_FIXED_RBITS)
+                            rb = fixed_rbits[j];
+                        else if (j == N_FIXED_RBITS)
+                            rb = rnd32();
+                        else /* threshold - 1, threshold, threshold + 1 */
+                            rb = (uint32_t)(0u - frac) + (uint32_t)(j - N_FIXED_RBITS - 2);
+                        want = ref_round(rf, (double)x, m, sat, rb, &rev);
+                        got = mf_from_f32_ev(mf, x, modes[m], pol, rb, &ev);
+                        MF_EXPECT(got == want, "%s x=%a (0x%08x) mode %d sat %d rbits 0x%08x: got 0x%x want 0x%x",
+                                  info->name, (double)x, bits, m, sat, rb, got, want);
+                        MF_EXPECT((ev & ev_mask) == (ref_event_bits(&rev) & ev_mask),
+                                  "%s x=%a (0x%08x) mode %d sat %d rbits 0x%08x: events got 0x%x want 0x%x",
+                                  info->name, (double)x, bits, m, sat, rb, ev, ref_event_bits(&rev));
+                        if (m != REF_SR || j == 0 || j == N_FIXED_RBITS) {
+                            int ov;
+                            uint32_t mp = mpfr_ref_round(rf, (double)x, m, sat, rb, &ov);
+                            MF_EXPECT(mp == got, "%s x=%a mode %d sat %d rbits 0x%08x: mpfr 0x%x got 0x%x",
+                                      info->name, (double)x, m, sat, rb, mp, got);
+                            MF_EXPECT(isnan(x) || isinf(x) || ov == rev.overflow, "%s x=%a overflow flags", info->name,
+                                      (double)x);
+                            mpfr_cases++;
+                        }
+                        cases++;
+                    }
+                }
+        }
+    /* visited: every point, both signs, 6 modes + sr with N_RBITS values, 2 policies */
+    ck_assert_uint_eq(cases, p.n * 2 * 2 * (REF_NMODES - 1 + N_RBITS));
+    ck_assert_uint_eq(mpfr_cases, p.n * 2 * 2 * (REF_NMODES - 1 + 2));
+    printf("boundary %-5s points %6zu cases %9zu (mpfr %8zu)\n", info->name, p.n, cases, mpfr_cases);
+    free(p.v);
+}
+
+START_TEST(test_boundary_format) { sweep_format((size_t)_i); }
+END_TEST
+
+/* f32 -> f32 is the identity in every mode and policy, NaN payloads included (rule 9). */
+START_TEST(test_f32_identity)
+{
+    size_t k, i, cases = 0;
+    int s, m, sat;
+    for (k = 0; k < NFMT; k++) {
+        size_t nv, nm;
+        pts p = boundary_set(fmts[k].r, &nv, &nm);
+        for (i = 0; i < p.n; i++)
+            for (s = 0; s < 2; s++)
+                for (m = 0; m < REF_NMODES; m++)
+                    for (sat = 0; sat < 2; sat++) {
+                        uint32_t bits = p.v[i] | (s ? 0x80000000u : 0), rb = rnd32();
+                        float x = from_bits(bits);
+                        unsigned ev = 0, want_ev = isnan(x) ? MF_EVENT_NAN : 0;
+                        uint32_t got = mf_from_f32_ev(MF_FP32, x, modes[m],
+                                                      sat ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE, rb, &ev);
+                        MF_EXPECT(got == bits, "f32 identity 0x%08x mode %d: got 0x%08x", bits, m, got);
+                        /* subnormal outputs: test_f32_identity_subnormal_event */
+                        MF_EXPECT((ev & ~(unsigned)MF_EVENT_SUBNORMAL) == want_ev,
+                                  "f32 identity 0x%08x mode %d: events 0x%x want 0x%x", bits, m, ev, want_ev);
+                        cases++;
+                    }
+        free(p.v);
+    }
+    ck_assert_uint_gt(cases, 1000000);
+    printf("f32 identity cases %zu\n", cases);
+}
+END_TEST
+
+/* Rule 11, subnormal: "nonzero subnormal output". f32 -> f32 of a nonzero f32 subnormal outputs
+ * that subnormal, so the event is due (f64 -> f32 reports it; the identity path must too). */
+START_TEST(test_f32_identity_subnormal_event)
+{
+    uint32_t b, cases = 0, n = 0;
+    int s, m;
+    for (b = 1; b != 0; b = b == 0x007FFFFFu ? 0 : (b + 0x1FFFu < 0x00800000u ? b + 0x1FFFu : 0x007FFFFFu), n++)
+        for (s = 0; s < 2; s++) /* nonzero f32 subnormals from 0x00000001 to 0x007FFFFF, both signs */
+            for (m = 0; m < REF_NMODES; m++) {
+                uint32_t bits = b | (s ? 0x80000000u : 0);
+                unsigned ev = 0;
+                mf_from_f32_ev(MF_FP32, from_bits(bits), modes[m], MF_OVERFLOW_IEEE, 0, &ev);
+                MF_EXPECT(ev == MF_EVENT_SUBNORMAL, "f32 -> f32 of subnormal 0x%08x mode %d: events 0x%x want 0x%x",
+                          bits, m, ev, (unsigned)MF_EVENT_SUBNORMAL);
+                cases++;
+            }
+    ck_assert_uint_eq(n, 0x007FFFFFu / 0x1FFFu + 2);
+    ck_assert_uint_eq(cases, 2 * REF_NMODES * n);
+}
+END_TEST
+
+/* e8m0 rounds |x| (rule 8) and its events describe that conversion (docs/rounding.md): -2^k gives
+ * +2^k with no event. */
+START_TEST(test_e8m0_negative_exact)
+{
+    int k, m, sat;
+    size_t cases = 0;
+    for (k = -127; k <= 127; k++)
+        for (m = 0; m < REF_NMODES; m++)
+            for (sat = 0; sat < 2; sat++) {
+                float x = -ldexpf(1.0f, k);
+                unsigned ev = 0;
+                ref_events rev;
+                uint32_t want = ref_round(REF_E8M0, x, m, sat, 0, &rev);
+                uint32_t got = mf_from_f32_ev(MF_E8M0, x, modes[m], sat ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE,
+                                              0, &ev);
+                MF_EXPECT(got == want && want == (uint32_t)(k + 127), "e8m0 of -2^%d: 0x%x", k, got);
+                /* e8m0 converts |x| (docs/rounding.md): -2^k -> 2^k is exact, no event */
+                MF_EXPECT(!rev.inexact, "the reference must call -2^%d -> +2^%d exact", k, k);
+                MF_EXPECT(ev == 0, "e8m0 of -2^%d mode %d: events 0x%x want 0", k, m, ev);
+                cases++;
+            }
+    ck_assert_uint_eq(cases, 255 * REF_NMODES * 2);
+}
+END_TEST
+
+/* The oracles themselves agree on the spec's own examples (a failing oracle must not hide). */
+START_TEST(test_oracle_examples)
+{
+    ck_assert_uint_eq(ref_round(REF_E4M3, 464, REF_RN, 0, 0, NULL), 0x7E);
+    ck_assert_uint_eq(ref_round(REF_E4M3, 465, REF_RN, 0, 0, NULL), 0x7F);
+    ck_assert_uint_eq(ref_round(REF_E4M3, 465, REF_RN, 1, 0, NULL), 0x7E);
+    ck_assert_uint_eq(ref_round(REF_E5M2, 61440, REF_RN, 0, 0, NULL), 0x7C);
+    ck_assert_uint_eq(ref_round(REF_E2M1, 5.0, REF_RN, 0, 0, NULL), 0x6);
+    ck_assert_uint_eq(ref_round(REF_E2M1, 0.25, REF_RN, 0, 0, NULL), 0x0);
+    ck_assert_uint_eq(ref_round(REF_E4M3, 449, REF_RO, 0, 0, NULL), 0x7E);
+    ck_assert_uint_eq(ref_round(REF_E8M0, 1.5, REF_RN, 0, 0, NULL), 0x80);
+    ck_assert_uint_eq(ref_round(REF_E8M0, 3.0, REF_RN, 0, 0, NULL), 0x81);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E4M3, 464, REF_RN, 0, 0, NULL), 0x7E);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E4M3, 465, REF_RN, 0, 0, NULL), 0x7F);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E5M2, 61440, REF_RN, 0, 0, NULL), 0x7C);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E2M1, 5.0, REF_RN, 0, 0, NULL), 0x6);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E2M1, 0.25, REF_RN, 0, 0, NULL), 0x0);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E4M3, 449, REF_RO, 0, 0, NULL), 0x7E);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E8M0, 1.5, REF_RN, 0, 0, NULL), 0x80);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E8M0, 3.0, REF_RN, 0, 0, NULL), 0x81);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E2M1, -0.75, REF_RNA, 0, 0, NULL), 0xA);
+    ck_assert_uint_eq(ref_round(REF_E2M1, -0.75, REF_RNA, 0, 0, NULL), 0xA);
+    /* sr: e2m1 between 2 and 3, x = 2.25 has f = 1/4: up iff rbits >= 0xC0000000 */
+    ck_assert_uint_eq(ref_round(REF_E2M1, 2.25, REF_SR, 0, 0xBFFFFFFFu, NULL), 0x4);
+    ck_assert_uint_eq(ref_round(REF_E2M1, 2.25, REF_SR, 0, 0xC0000000u, NULL), 0x5);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E2M1, 2.25, REF_SR, 0, 0xBFFFFFFFu, NULL), 0x4);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E2M1, 2.25, REF_SR, 0, 0xC0000000u, NULL), 0x5);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("boundary");
+    TCase *tc = tcase_create("boundary");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_oracle_examples);
+    tcase_add_loop_test(tc, test_boundary_format, 0, (int)NFMT);
+    tcase_add_test(tc, test_f32_identity);
+    tcase_add_test(tc, test_f32_identity_subnormal_event);
+    tcase_add_test(tc, test_e8m0_negative_exact);
+    suite_add_tcase(s, tc);
+    return mf_run_suite(s);
+}
