@@ -18,8 +18,14 @@ typedef struct mf__room {
 
 /* The rooms (each defined in its own file). */
 extern const mf__room mf__room_portable;
+extern const mf__room mf__room_avx2;
+extern const mf__room mf__room_avx512;
+extern const mf__room mf__room_avx512bf16;
 
-/* The door: the room chosen for this process (see dispatch.c). */
+/* The door (dispatch.c): the room chosen for this process, and the list for tests and benchmarks. */
 const mf__room *mf__room_active(void);
+const mf__room *mf__room_at(size_t i);             /* i-th room, best first; NULL past the end */
+const mf__room *mf__room_by_name(const char *name); /* NULL if there is no such room */
+int mf__room_supported(const mf__room *room);       /* can this CPU run it? */
 
 #endif /* MF_SRC_INTERNAL_H */

@@ -1,0 +1,274 @@
+/* src/x86/kernels.h - the vector kernels, written once over the vocabulary of vec_avx2.h /
+ * vec_avx512.h (the including room picks one) and compiled once per room.
+ *
+ * They reproduce the portable room bit for bit. The rounding kernel is the scalar core of
+ * include/minifloat/detail/round.h specialised for a binary32 source, whose significand has 24
+ * bits, so that everything fits 32-bit lanes:
+ *
+ *   sig   = the 24-bit significand (implicit bit included);  m = max(exponent, the target's emin)
+ *   shift = 23 - man + (m - exponent)                        bits of sig below the target's last place
+ *   kept  = sig >> shift                                     the truncated result (implicit bit included)
+ *   frac  = the discarded bits, left-aligned in 32 bits      shift > 31 only happens where every mode
+ *                                                            but sr sees "below half, inexact"
+ *   code  = kept + inc + ((m - emin) << man)                 normal, subnormal and carry alike
+ *
+ * Format facts come from detail/format.h, so a kernel instantiated with a constant format folds them.
+ */
+#ifndef MF_X86_KERNELS_H
+#define MF_X86_KERNELS_H
+
+#include "../internal.h"
+
+typedef struct k_counts {
+    uint64_t ovf, unf, sub, nan, inx;
+} k_counts;
+
+#define K_H 0x80000000u
+
+/* ---- binary32 -> a signed narrow format (not e8m0), one vector ---------------------------------- */
+MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o, vu rbits, const int count,
+                k_counts *ct)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    const int man = f.man;
+    const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127); /* biased binary32 exponent of min normal */
+    const uint32_t maxc = (uint32_t)mf__fmt_max_code(f);
+    const uint32_t nanc = (uint32_t)mf__fmt_nan_code(f);
+    const int signsh = 32 - f.bits; /* moves the binary32 sign onto the format's sign bit */
+    const int ieee_inf = f.kind == MF__KIND_IEEE;
+    const vu absmask = v_set1(0x7FFFFFFFu);
+    vu a = v_and(u, absmask);
+    vm neg = v_gt_u(u, absmask);
+    vu e = v_srli(a, 23);
+    vu m = v_max_u(e, v_set1(emin_b));
+    /* a binary32 subnormal's exponent is that of 2^-126; only formats whose own subnormals reach
+     * that far (bf16) need it, for the others such inputs are far below half an ulp either way */
+    vu ee = emin_b < (uint32_t)(34 + man) ? v_max_u(e, v_set1(1)) : e;
+    vu sh = v_sub(v_add(m, v_set1((uint32_t)(23 - man))), ee);
+    vu mant = v_and(u, v_set1(0x7FFFFFu));
+    vu sig = v_blend(v_test(u, v_set1(0x7F800000u)), mant, v_or(mant, v_set1(0x800000u)));
+    vu s1 = v_min_u(sh, v_set1(31));
+    vu kept = v_srlv(sig, s1);
+    vu frac = v_sllv(sig, v_sub(v_set1(32), s1));
+    vm inexact = v_nonzero(frac);
+    vu code = v_add(kept, v_slli(v_sub(m, v_set1(emin_b)), man));
+    vm ovf, isnan, isinf, to_inf, make_nan;
+    vu res;
+
+    switch (r) {
+    case MF_ROUND_NEAREST_AWAY: code = v_add_m1(v_ge_u(frac, v_set1(K_H)), code); break;
+    case MF_ROUND_TOWARD_ZERO: break;
+    case MF_ROUND_UP: code = v_add_m1(m_andnot(neg, inexact), code); break;
+    case MF_ROUND_DOWN: code = v_add_m1(m_and(neg, inexact), code); break;
+    case MF_ROUND_ODD: code = v_or_m1(inexact, code); break;
+    case MF_ROUND_STOCHASTIC: {
+        /* the exact 32-bit fraction: for shift > 31 the discarded part is sig >> (shift - 32) */
+        vu fs = v_blend(v_gt_u(sh, v_set1(31)), frac, v_srlv(sig, v_sub(sh, v_set1(32))));
+        code = v_add_m1(v_lt_u(v_add(fs, rbits), fs), code);
+        break;
+    }
+    default: /* rn: up if above half, or at half with an odd kept */
+        code = v_add_m1(v_gt_u(frac, v_sub(v_set1(K_H), v_and(kept, v_set1(1)))), code);
+        break;
+    }
+
+    isnan = v_gt_u(a, v_set1(0x7F800000u));
+    isinf = v_eq(a, v_set1(0x7F800000u));
+    ovf = v_gt_u(code, v_set1(maxc)); /* finite overflows, and every inf and NaN lane */
+    res = v_min_u(code, v_set1(maxc));
+    make_nan = isnan;
+    if (o == MF_OVERFLOW_IEEE && f.kind != MF__KIND_NONE) {
+        switch (r) {
+        case MF_ROUND_TOWARD_ZERO:
+        case MF_ROUND_ODD: to_inf = isinf; break;
+        case MF_ROUND_UP: to_inf = m_or(isinf, m_andnot(neg, ovf)); break;
+        case MF_ROUND_DOWN: to_inf = m_or(isinf, m_and(neg, ovf)); break;
+        default: to_inf = ovf; break;
+        }
+        if (ieee_inf)
+            res = v_blend(to_inf, res, v_set1((uint32_t)mf__fmt_inf_code(f)));
+        else
+            make_nan = m_or(make_nan, to_inf);
+    }
+    res = v_or(res, v_srli(v_and(u, v_set1(0x80000000u)), signsh));
+    res = v_blend(make_nan, res, v_set1(nanc));
+
+    if (count) {
+        vm special = m_or(isnan, isinf);
+        vm inf_changed = (o == MF_OVERFLOW_IEEE && ieee_inf) ? m_none() : isinf;
+        vm fin_ovf = m_andnot(special, ovf);
+        vm zero_out = m_andnot(special, m_and(v_eq(code, v_zero()), v_nonzero(a)));
+        vm sub_out = m_andnot(m_or(special, ovf), m_and(v_nonzero(code), v_lt_u(code, v_set1(1u << man))));
+        ct->ovf += m_count(m_or(fin_ovf, inf_changed));
+        ct->unf += m_count(zero_out);
+        ct->sub += m_count(sub_out);
+        ct->nan += m_count(isnan);
+        ct->inx += m_count(m_or(m_andnot(special, m_or(inexact, ovf)), inf_changed));
+    }
+    return res;
+}
+
+/* ---- binary32 -> a narrow format, rn, no statistics: one binary32 addition does the rounding --------
+ * Adding M = 2^(m - man + 23) (m the effective exponent, as above) to |x| leaves the rounded
+ * significand, implicit bit included, in the low mantissa bits of the sum: the addition rounds to
+ * nearest-even at exactly the target's last place (the room runs with MXCSR = rn, no FTZ/DAZ).
+ * |x| is first clamped to 2^(emax+1), which overflows in every format, so M stays finite. For
+ * formats whose M fits binary32 (every signed narrow format but bf16). */
+MF_V int k_fast_rn_ok(const mf_format fmt)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    int emax = (1 << (f.bits - 1 - f.man)) - 1 - f.bias; /* the all-ones exponent field's exponent */
+    return f.kind != MF__KIND_E8M0 && emax + 2 + 127 + 23 - f.man < 255;
+}
+
+MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    const int man = f.man;
+    const int emax = (1 << (f.bits - 1 - f.man)) - 1 - f.bias;
+    const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127);
+    const uint32_t maxc = (uint32_t)mf__fmt_max_code(f);
+    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
+    const vu a = v_min_u(a0, v_set1((uint32_t)(emax + 1 + 127) << 23));
+    vu m = v_max_u(v_srli(a, 23), v_set1(emin_b));
+    vu big = v_slli(v_add(m, v_set1((uint32_t)(23 - man))), 23);
+    vu k = v_and(v_fadd(a, big), v_set1(0x7FFFFFu));
+    vu code = v_add(v_add(k, v_slli(m, man)), v_set1((uint32_t)0 - (emin_b << man)));
+    vm isnan = v_gt_u(a0, v_set1(0x7F800000u));
+    vu res = v_min_u(code, v_set1(maxc));
+    if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_IEEE)
+        res = v_blend(v_gt_u(code, v_set1(maxc)), res, v_set1((uint32_t)mf__fmt_inf_code(f)));
+    res = v_or(res, v_srli(v_and(u, v_set1(0x80000000u)), 32 - f.bits));
+    if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_FN)
+        isnan = m_or(isnan, v_gt_u(code, v_set1(maxc)));
+    return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));
+}
+
+/* ---- binary32 -> e8m0, one vector: the code is the binary32 exponent, rounded on |x| ------------ */
+MF_V vu k_round_e8m0(vu u, const mf_round r, const mf_overflow o, vu rbits, const int count, k_counts *ct)
+{
+    const vu a = v_and(u, v_set1(0x7FFFFFFFu));
+    vu e = v_srli(a, 23);
+    vu mant = v_and(a, v_set1(0x7FFFFFu));
+    vm isnan = v_gt_u(a, v_set1(0x7F800000u));
+    vm isinf = v_eq(a, v_set1(0x7F800000u));
+    /* binary32 subnormals in [2^-127, 2^-126) sit in code 0 with the fraction mant << 1 */
+    vm sub32 = v_eq(e, v_zero());
+    vm tiny = v_lt_u(a, v_set1(0x00400000u)); /* below 2^-127 (zero included): code 0, no rounding */
+    vu fr = v_blend(sub32, mant, v_and(v_slli(mant, 1), v_set1(0x7FFFFFu)));
+    vu frac = v_slli(fr, 9);
+    vm inexact = m_andnot(tiny, v_nonzero(frac));
+    vu code = e;
+    vm ovf;
+    vu res;
+    switch (r) {
+    case MF_ROUND_NEAREST_EVEN:
+    case MF_ROUND_NEAREST_AWAY: code = v_add_m1(v_ge_u(frac, v_set1(K_H)), code); break;
+    case MF_ROUND_UP: code = v_add_m1(inexact, code); break;
+    case MF_ROUND_ODD: code = v_or_m1(inexact, code); break;
+    case MF_ROUND_STOCHASTIC: code = v_add_m1(v_lt_u(v_add(frac, rbits), frac), code); break;
+    default: break; /* rz, rd: |x| >= 0 */
+    }
+    code = v_blend(tiny, code, v_zero());
+    ovf = v_gt_u(code, v_set1(0xFEu)); /* 0xFF from rounding, or inf / NaN */
+    res = v_min_u(code, v_set1(0xFEu));
+    if (o == MF_OVERFLOW_IEEE) {
+        switch (r) {
+        case MF_ROUND_TOWARD_ZERO:
+        case MF_ROUND_DOWN:
+        case MF_ROUND_ODD: res = v_blend(isinf, res, v_set1(0xFFu)); break;
+        default: res = v_blend(ovf, res, v_set1(0xFFu)); break;
+        }
+    }
+    res = v_blend(isnan, res, v_set1(0xFFu));
+    if (count) {
+        vm finite_ovf = m_andnot(m_or(isnan, isinf), ovf);
+        ct->ovf += m_count(m_or(finite_ovf, isinf));
+        ct->nan += m_count(isnan);
+        ct->inx += m_count(m_or(m_andnot(m_or(isnan, isinf), m_or(m_or(inexact, tiny), ovf)), isinf));
+    }
+    return res;
+}
+
+/* ---- a narrow code -> binary32 bits (exact), one vector ------------------------------------------ */
+MF_V vu k_decode(vu c, const mf_format fmt)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    if (fmt == MF_BF16)
+        return v_slli(c, 16);
+    if (f.kind == MF__KIND_E8M0) {
+        vu r = v_slli(c, 23);
+        r = v_blend(v_eq(c, v_zero()), r, v_set1(0x00400000u)); /* 2^-127 */
+        return v_blend(v_eq(c, v_set1(0xFFu)), r, v_set1(0x7FC00000u));
+    } else {
+        const int man = f.man;
+        const uint32_t magmask = (uint32_t)mf__fmt_mag_mask(f);
+        vu mag = v_and(c, v_set1(magmask));
+        vu mant = v_and(mag, v_set1((1u << man) - 1u));
+        vu expf = v_srli(mag, man);
+        vu sign = v_slli(v_srli(c, f.bits - 1), 31);
+        /* normal: rebias the exponent, widen the mantissa */
+        vu r = v_add(v_slli(mag, 23 - man), v_set1((uint32_t)(127 - f.bias) << 23));
+        /* subnormal: mant * 2^(emin - man), exactly, in binary32 arithmetic (a normal result) */
+        vu s = v_u32_times_pow2(mant, mf__fmt_emin(f) - man);
+        r = v_blend(v_eq(expf, v_zero()), r, s); /* zero included: 0 * 2^k = +0 */
+        if (f.kind == MF__KIND_IEEE) {
+            vm special = v_eq(expf, v_set1((1u << (f.bits - 1 - man)) - 1u));
+            r = v_blend(special, r, v_or(v_set1(0x7F800000u), v_slli(mant, 23 - man)));
+            r = v_blend(m_and(special, v_nonzero(mant)), r, v_or(r, v_set1(0x00400000u)));
+        } else if (f.kind == MF__KIND_FN) {
+            vm isnan = v_eq(mag, v_set1(magmask));
+            r = v_blend(isnan, r, v_or(v_set1(0x7FC00000u), v_slli(mant, 23 - man)));
+        }
+        return v_or(r, sign);
+    }
+}
+
+/* ---- stochastic-rounding bits of MF_VL consecutive stream indices idx .. idx + MF_VL - 1 ----------
+ * idx is a multiple of 4: lanes 4j..4j+3 are the four words of Philox block (idx >> 2) + j. */
+typedef struct k_philox_keys {
+    vu k[10];
+} k_philox_keys;
+
+static inline void k_philox_keys_init(k_philox_keys *ks, uint64_t seed)
+{
+    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+    int i;
+    for (i = 0; i < 10; i++) {
+        uint32_t lanes[MF_VL];
+        int j;
+        for (j = 0; j < MF_VL; j += 4) {
+            lanes[j] = k0;
+            lanes[j + 1] = 0;
+            lanes[j + 2] = k1;
+            lanes[j + 3] = 0;
+        }
+        ks->k[i] = v_load_u32(lanes);
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+}
+
+/* The counters of the MF_VL / 4 blocks from block b: (b + j) in lanes 4j, 4j+1; zero in 4j+2, 4j+3. */
+static inline vu k_philox_counters(uint64_t b)
+{
+    uint32_t lanes[MF_VL];
+    int j;
+    for (j = 0; j < MF_VL; j += 4, b++) {
+        lanes[j] = (uint32_t)b;
+        lanes[j + 1] = (uint32_t)(b >> 32);
+        lanes[j + 2] = 0;
+        lanes[j + 3] = 0;
+    }
+    return v_load_u32(lanes);
+}
+
+MF_V vu k_philox(vu c, const k_philox_keys *ks)
+{
+    int j;
+    for (j = 0; j < 10; j++)
+        c = v_philox_round(c, ks->k[j]);
+    return c;
+}
+
+#endif /* MF_X86_KERNELS_H */

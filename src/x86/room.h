@@ -1,0 +1,375 @@
+/* src/x86/room.h - the body of an x86 room, included once by each room file after its vocabulary
+ * (vec_*.h) and its hardware hooks:
+ *
+ *   ROOM_SYM                     the room's symbol suffix (mf__room_<ROOM_SYM>) and name
+ *   hw_f16_special(u), hw_f16_plain(p, u, r), hw_f16_fix(p, u, r)
+ *                                binary32 -> MF_VL f16 codes at p, rn/rz/ru/rd, IEEE overflow (F16C):
+ *                                the lanes the instruction gets wrong, the plain and the mended store
+ *   hw_f16_to_f32(p)             MF_VL f16 codes at p -> binary32 bits                     (F16C)
+ *   ROOM_HW_BF16, hw_bf16_special(u), hw_bf16_plain(p, u), hw_bf16_fix(p, u)
+ *                                binary32 -> bf16 rn, IEEE overflow (optional)
+ *   hw_f64_to_f32_ro(p)          MF_VL doubles -> binary32 bits, round to odd
+ *   hw_f64_to_f32(p, r)          MF_VL doubles -> binary32 bits in rn/rz/ru/rd, IEEE overflow
+ *   hw_f32_to_f64(out, u)        binary32 bits -> MF_VL doubles (exact; NaNs become quiet)
+ *
+ * What runs as vectors, and what falls back to the portable room (which always gives the same
+ * bits; a fallback only costs speed):
+ *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
+ *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32.
+ *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
+ *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd
+ *     without stats. Everything else from f64: portable.
+ *   - equal formats: portable (a copy).
+ *   - the first 0..3 elements of a stochastic call whose sr_offset is not a multiple of 4 (so that
+ *     vectors start on a Philox block), and the last n mod MF_VL elements: portable.
+ *   - stochastic rounding with an e2m1 side and sr_offset not a multiple of 4: portable.
+ * The binary32 environment (MXCSR: FTZ, DAZ, rounding) is saved, cleared and restored around the
+ * vector part, so the caller's settings cannot change a bit.
+ */
+#ifndef MF_X86_ROOM_H
+#define MF_X86_ROOM_H
+
+#include <string.h>
+
+#include "kernels.h"
+
+#define ROOM_CAT2(a, b) a##b
+#define ROOM_CAT(a, b) ROOM_CAT2(a, b)
+#define ROOM_STR2(a) #a
+#define ROOM_STR(a) ROOM_STR2(a)
+#ifndef ROOM_HW_BF16
+#define ROOM_HW_BF16 0
+/* no bf16 instruction in this room (never called) */
+MF_V vm hw_bf16_special(vu u) { return v_nonzero(u); }
+MF_V void hw_bf16_fix(uint16_t *p, vu u)
+{
+    v_store_u16(p, k_round(u, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, v_zero(), 0, NULL));
+}
+MF_V void hw_bf16_plain(uint16_t *p, vu u) { hw_bf16_fix(p, u); }
+#endif
+
+/* The hardware conversions, four vectors a step: one test for the lanes they get wrong. */
+MF_V void room_hw16_loop(const int bf16, uint16_t *dst, const uint32_t *src, size_t n, const mf_round R)
+{
+    size_t i = 0;
+    for (; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
+        vu u0 = v_load_u32(src + i), u1 = v_load_u32(src + i + MF_VL);
+        vu u2 = v_load_u32(src + i + 2 * MF_VL), u3 = v_load_u32(src + i + 3 * MF_VL);
+        vm sp = bf16 ? m_or(m_or(hw_bf16_special(u0), hw_bf16_special(u1)), m_or(hw_bf16_special(u2), hw_bf16_special(u3)))
+                     : m_or(m_or(hw_f16_special(u0), hw_f16_special(u1)), m_or(hw_f16_special(u2), hw_f16_special(u3)));
+        if (!m_any(sp)) {
+            if (bf16) {
+                hw_bf16_plain(dst + i, u0);
+                hw_bf16_plain(dst + i + MF_VL, u1);
+                hw_bf16_plain(dst + i + 2 * MF_VL, u2);
+                hw_bf16_plain(dst + i + 3 * MF_VL, u3);
+            } else {
+                hw_f16_plain(dst + i, u0, R);
+                hw_f16_plain(dst + i + MF_VL, u1, R);
+                hw_f16_plain(dst + i + 2 * MF_VL, u2, R);
+                hw_f16_plain(dst + i + 3 * MF_VL, u3, R);
+            }
+            continue;
+        }
+        if (bf16) {
+            hw_bf16_fix(dst + i, u0);
+            hw_bf16_fix(dst + i + MF_VL, u1);
+            hw_bf16_fix(dst + i + 2 * MF_VL, u2);
+            hw_bf16_fix(dst + i + 3 * MF_VL, u3);
+        } else {
+            hw_f16_fix(dst + i, u0, R);
+            hw_f16_fix(dst + i + MF_VL, u1, R);
+            hw_f16_fix(dst + i + 2 * MF_VL, u2, R);
+            hw_f16_fix(dst + i + 3 * MF_VL, u3, R);
+        }
+    }
+    for (; i < n; i += MF_VL) {
+        if (bf16)
+            hw_bf16_fix(dst + i, v_load_u32(src + i));
+        else
+            hw_f16_fix(dst + i, v_load_u32(src + i), R);
+    }
+}
+
+enum { ROOM_BLOCK = 512 }; /* elements decoded per block: 2 KiB of binary32, L1-resident */
+
+/* ---- one block: binary32 bits -> destination format ---------------------------------------------- */
+MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, size_t n, const mf_round R,
+                          const mf_overflow O, const int C, const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
+{
+    size_t i;
+    if (D == MF_FP16 && !C && O == MF_OVERFLOW_IEEE &&
+        (R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_TOWARD_ZERO || R == MF_ROUND_UP || R == MF_ROUND_DOWN)) {
+        room_hw16_loop(0, (uint16_t *)dst, src, n, R); /* F16C */
+        return;
+    }
+    if (ROOM_HW_BF16 && D == MF_BF16 && !C && O == MF_OVERFLOW_IEEE && R == MF_ROUND_NEAREST_EVEN) {
+        room_hw16_loop(1, (uint16_t *)dst, src, n, R);
+        return;
+    }
+    /* Philox counters: kept in a register and stepped by MF_VL / 4 blocks while the low word
+     * cannot carry (else rebuilt from memory) */
+    uint64_t blk = idx0 >> 2;
+    vu ctr = v_zero();
+    if (R == MF_ROUND_STOCHASTIC)
+        ctr = k_philox_counters(blk);
+    for (i = 0; i < n; i += MF_VL) {
+        vu u = v_load_u32(src + i), c;
+        vu rb = v_zero();
+        if (R == MF_ROUND_STOCHASTIC) {
+            rb = k_philox(ctr, ks);
+            blk += MF_VL / 4;
+            if ((uint32_t)blk >= (uint32_t)(MF_VL / 4) && (uint32_t)blk <= 0xFFFFFFFFu - MF_VL / 4)
+                ctr = v_add(ctr, v_philox_step()); /* no lane's low word wraps, now or before */
+            else
+                ctr = k_philox_counters(blk);
+        }
+        if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D))
+            c = k_round_rn_fast(u, D, O);
+        else if (D == MF_E8M0)
+            c = k_round_e8m0(u, R, O, rb, C, ct);
+        else
+            c = k_round(u, D, R, O, rb, C, ct);
+        if (D == MF_FP16 || D == MF_BF16)
+            v_store_u16((uint16_t *)dst + i, c);
+        else if (D == MF_FP4_E2M1)
+            v_store_u4((uint8_t *)dst + i / 2, c);
+        else
+            v_store_u8((uint8_t *)dst + i, c);
+    }
+}
+
+/* The instantiations: every (destination, mode, policy, counting) with constant arguments. */
+#define ROOM_RLOOP(D, R, O, C) room_round_loop(D, dst, src, n, R, O, C, ks, idx0, ct)
+#define ROOM_RCASE_C(D, R, O)                                                                         \
+    if (count)                                                                                        \
+        ROOM_RLOOP(D, R, O, 1);                                                                       \
+    else                                                                                              \
+        ROOM_RLOOP(D, R, O, 0);
+#define ROOM_RCASE_O(D, R)                                                                            \
+    case R:                                                                                           \
+        if (o == MF_OVERFLOW_SATURATE) {                                                              \
+            ROOM_RCASE_C(D, R, MF_OVERFLOW_SATURATE)                                                  \
+        } else {                                                                                      \
+            ROOM_RCASE_C(D, R, MF_OVERFLOW_IEEE)                                                      \
+        }                                                                                             \
+        break;
+#define ROOM_RCASE_D(D)                                                                               \
+    case D:                                                                                           \
+        switch (r) {                                                                                  \
+            ROOM_RCASE_O(D, MF_ROUND_NEAREST_EVEN)                                                    \
+            ROOM_RCASE_O(D, MF_ROUND_NEAREST_AWAY)                                                    \
+            ROOM_RCASE_O(D, MF_ROUND_TOWARD_ZERO)                                                     \
+            ROOM_RCASE_O(D, MF_ROUND_UP)                                                              \
+            ROOM_RCASE_O(D, MF_ROUND_DOWN)                                                            \
+            ROOM_RCASE_O(D, MF_ROUND_ODD)                                                             \
+            ROOM_RCASE_O(D, MF_ROUND_STOCHASTIC)                                                      \
+        }                                                                                             \
+        break;
+
+static void room_round(mf_format d, void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,
+                       const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
+{
+    switch (d) {
+        ROOM_RCASE_D(MF_FP16)
+        ROOM_RCASE_D(MF_BF16)
+        ROOM_RCASE_D(MF_FP8_E4M3)
+        ROOM_RCASE_D(MF_FP8_E5M2)
+        ROOM_RCASE_D(MF_FP6_E2M3)
+        ROOM_RCASE_D(MF_FP6_E3M2)
+        ROOM_RCASE_D(MF_FP4_E2M1)
+        ROOM_RCASE_D(MF_E8M0)
+    default: break;
+    }
+}
+
+/* ---- one block: source format -> binary32 bits (exact) ---------------------------------------------- */
+MF_V void room_decode_loop(const mf_format S, uint32_t *out, const void *src, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i += MF_VL) {
+        vu c;
+        if (S == MF_FP16) {
+            v_store_u32(out + i, hw_f16_to_f32((const uint16_t *)src + i));
+            continue;
+        }
+        if (S == MF_BF16)
+            c = v_load_u16((const uint16_t *)src + i);
+        else if (S == MF_FP4_E2M1)
+            c = v_load_u4((const uint8_t *)src + i / 2);
+        else if (S == MF_FP6_E2M3 || S == MF_FP6_E3M2)
+            c = v_and(v_load_u8((const uint8_t *)src + i), v_set1(0x3Fu));
+        else
+            c = v_load_u8((const uint8_t *)src + i);
+        v_store_u32(out + i, k_decode(c, S));
+    }
+}
+
+static void room_decode(mf_format s, uint32_t *out, const void *src, size_t n)
+{
+    switch (s) {
+    case MF_FP16: room_decode_loop(MF_FP16, out, src, n); break;
+    case MF_BF16: room_decode_loop(MF_BF16, out, src, n); break;
+    case MF_FP8_E4M3: room_decode_loop(MF_FP8_E4M3, out, src, n); break;
+    case MF_FP8_E5M2: room_decode_loop(MF_FP8_E5M2, out, src, n); break;
+    case MF_FP6_E2M3: room_decode_loop(MF_FP6_E2M3, out, src, n); break;
+    case MF_FP6_E3M2: room_decode_loop(MF_FP6_E3M2, out, src, n); break;
+    case MF_FP4_E2M1: room_decode_loop(MF_FP4_E2M1, out, src, n); break;
+    case MF_E8M0: room_decode_loop(MF_E8M0, out, src, n); break;
+    default: break;
+    }
+}
+
+/* Events of a decoded block (the destination is binary32 or binary64): NaN inputs, and subnormal
+ * binary32 results (binary64 holds every narrow value as a normal number). */
+static void room_decode_counts(const uint32_t *b, size_t n, int f32_out, k_counts *ct)
+{
+    size_t i;
+    for (i = 0; i < n; i += MF_VL) {
+        vu u = v_and(v_load_u32(b + i), v_set1(0x7FFFFFFFu));
+        ct->nan += m_count(v_gt_u(u, v_set1(0x7F800000u)));
+        if (f32_out)
+            ct->sub += m_count(m_and(v_nonzero(u), v_lt_u(u, v_set1(0x00800000u))));
+    }
+}
+
+/* ---- the room's convert ------------------------------------------------------------------------------ */
+static void room_portable(mf_format d, void *dst, mf_format s, const void *src, size_t from, size_t to,
+                          const mf_opts *o, k_counts *ct, int count)
+{
+    mf_opts po = *o;
+    mf_stats st;
+    size_t sb = mf_storage_bytes(s, from), db = mf_storage_bytes(d, from);
+    if (to <= from)
+        return;
+    if (s == MF_FP4_E2M1) /* from is even here: whole bytes */
+        sb = from / 2;
+    if (d == MF_FP4_E2M1)
+        db = from / 2;
+    po.sr_offset = o->sr_offset + from;
+    mf__room_portable.convert(d, (uint8_t *)dst + db, s, (const uint8_t *)src + sb, to - from, &po, count ? &st : NULL);
+    if (count) {
+        ct->ovf += st.overflow;
+        ct->unf += st.underflow;
+        ct->sub += st.subnormal;
+        ct->nan += st.nan;
+        ct->inx += st.inexact;
+    }
+}
+
+static int room_vectorizable(mf_format d, mf_format s, const mf_opts *o, int count)
+{
+    if (d == s)
+        return 0;
+    if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 3) && (d == MF_FP4_E2M1 || s == MF_FP4_E2M1))
+        return 0;
+    if (s == MF_FP64) {
+        if (count || o->round == MF_ROUND_STOCHASTIC)
+            return 0;
+        if (d == MF_FP32)
+            return o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO ||
+                   o->round == MF_ROUND_UP || o->round == MF_ROUND_DOWN;
+    }
+    return 1;
+}
+
+static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format s, const void *src, size_t n,
+                                               const mf_opts *o, mf_stats *st)
+{
+    const int count = st != NULL;
+    k_counts ct = {0, 0, 0, 0, 0};
+    k_philox_keys ks;
+    uint32_t buf[ROOM_BLOCK];
+    size_t head = 0, end, blk, m;
+    unsigned csr;
+
+    if (!room_vectorizable(d, s, o, count)) {
+        mf__room_portable.convert(d, dst, s, src, n, o, st);
+        return;
+    }
+    if (o->round == MF_ROUND_STOCHASTIC) {
+        head = (size_t)((4u - (unsigned)(o->sr_offset & 3)) & 3u);
+        if (head > n)
+            head = n;
+        k_philox_keys_init(&ks, o->seed);
+    }
+    end = head + (n - head) / MF_VL * MF_VL;
+    room_portable(d, dst, s, src, 0, head, o, &ct, count);
+
+    /* no FTZ, no DAZ, round to nearest, exceptions masked: written only if the caller's differs
+     * (ldmxcsr costs as much as a few hundred conversions) */
+    csr = _mm_getcsr();
+    if ((csr & 0xFFC0u) != 0x1F80u)
+        _mm_setcsr((csr & ~0xE040u) | 0x1F80u);
+    for (blk = head; blk < end; blk += m) {
+        size_t i;
+        m = end - blk < ROOM_BLOCK ? end - blk : ROOM_BLOCK;
+        if (s == MF_FP32 && d != MF_FP64) /* nothing to stage: one pass over the whole range */
+            m = end - blk;
+        const uint32_t *b32;
+        void *dp = (uint8_t *)dst + (d == MF_FP4_E2M1 ? blk / 2 : blk * (size_t)((mf__fmt_get(d).bits + 7) / 8));
+        /* stage 1: the block as binary32 */
+        if (s == MF_FP32) {
+            b32 = (const uint32_t *)src + blk;
+        } else if (s == MF_FP64) {
+            const double *sp = (const double *)src + blk;
+            uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
+            /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd */
+            static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0, 0x6000u, 0x4000u, 0x2000u, 0, 0};
+            _mm_setcsr(((csr & ~0xE040u) | 0x1F80u) | (d == MF_FP32 ? rc[o->round] : 0x6000u));
+            for (i = 0; i < m; i += MF_VL) {
+                if (d == MF_FP32)
+                    v_store_u32(out + i, hw_f64_to_f32(sp + i, o->round));
+                else
+                    v_store_u32(out + i, hw_f64_to_f32_ro(sp + i));
+            }
+            _mm_setcsr((csr & ~0xE040u) | 0x1F80u); /* restored below */
+            if (d == MF_FP32) {
+                if (o->overflow == MF_OVERFLOW_SATURATE) /* IEEE results: clamp infinities of finite inputs */
+                    for (i = 0; i < m; i += MF_VL) {
+                        vu u = v_load_u32(out + i);
+                        vu a = v_and(u, v_set1(0x7FFFFFFFu));
+                        vu sat = v_or(v_and(u, v_set1(0x80000000u)), v_set1(0x7F7FFFFFu));
+                        v_store_u32(out + i, v_blend(v_eq(a, v_set1(0x7F800000u)), u, sat));
+                    }
+                continue;
+            }
+            b32 = buf;
+        } else {
+            uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
+            const uint8_t *sp = (const uint8_t *)src + (s == MF_FP4_E2M1 ? blk / 2 : blk * (size_t)((mf__fmt_get(s).bits + 7) / 8));
+            room_decode(s, out, sp, m);
+            if (d == MF_FP32 || d == MF_FP64) {
+                if (count)
+                    room_decode_counts(out, m, d == MF_FP32, &ct);
+                if (d == MF_FP32)
+                    continue;
+            }
+            b32 = buf;
+        }
+        /* stage 2: binary32 -> destination */
+        if (d == MF_FP64) {
+            if (count && s == MF_FP32)
+                room_decode_counts(b32, m, 0, &ct);
+            for (i = 0; i < m; i += MF_VL)
+                hw_f32_to_f64((double *)dp + i, v_load_u32(b32 + i));
+        } else {
+            room_round(d, dp, b32, m, o->round, o->overflow, count, &ks, o->sr_offset + blk, &ct);
+        }
+    }
+    if (_mm_getcsr() != csr)
+        _mm_setcsr(csr);
+
+    room_portable(d, dst, s, src, end, n, o, &ct, count);
+    if (st) {
+        st->overflow = ct.ovf;
+        st->underflow = ct.unf;
+        st->subnormal = ct.sub;
+        st->nan = ct.nan;
+        st->inexact = ct.inx;
+    }
+}
+
+const mf__room ROOM_CAT(mf__room_, ROOM_SYM) = {ROOM_STR(ROOM_SYM), ROOM_CAT(room_convert_, ROOM_SYM)};
+
+#endif /* MF_X86_ROOM_H */

@@ -1,0 +1,71 @@
+/* src/x86/room_avx2.c - the AVX2 room (AVX2 + F16C + FMA + BMI2), 8 lanes.
+ * Built with -mavx2 -mf16c -mfma -mbmi2; chosen by dispatch.c only where the CPU has them. */
+#include "vec_avx2.h"
+
+#include "kernels.h"
+
+/* f32 -> f16 with F16C's vcvtps2ph (rn, rz, ru, rd; IEEE overflow). hw_f16_special flags the lanes
+ * the instruction gets wrong for us (NaN: it keeps payloads), hw_f16_fix mends them. */
+MF_V vm hw_f16_special(vu u) { return v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)); }
+
+MF_V __m128i hw__cvtph(vu u, const mf_round r)
+{
+    __m256 x = _mm256_castsi256_ps(u);
+    switch (r) {
+    case MF_ROUND_TOWARD_ZERO: return _mm256_cvtps_ph(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    case MF_ROUND_UP: return _mm256_cvtps_ph(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    case MF_ROUND_DOWN: return _mm256_cvtps_ph(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    default: return _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    }
+}
+
+MF_V void hw_f16_plain(uint16_t *p, vu u, const mf_round r) { _mm_storeu_si128((__m128i *)p, hw__cvtph(u, r)); }
+
+MF_V void hw_f16_fix(uint16_t *p, vu u, const mf_round r)
+{
+    vm isnan = hw_f16_special(u);
+    __m128i m16 = _mm_packs_epi32(_mm256_castsi256_si128(isnan), _mm256_extracti128_si256(isnan, 1));
+    _mm_storeu_si128((__m128i *)p, _mm_blendv_epi8(hw__cvtph(u, r), _mm_set1_epi16(0x7FFF), m16));
+}
+
+/* f16 -> f32: vcvtph2ps keeps sign and payload and sets the quiet bit, as the portable room does. */
+MF_V vu hw_f16_to_f32(const uint16_t *p)
+{
+    return _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p)));
+}
+
+/* Four doubles -> four binary32 bits under the MXCSR rounding (the room sets it). */
+MF_V __m128i hw__pd4_to_ps4(const double *p, int odd)
+{
+    __m256d x = _mm256_loadu_pd(p);
+    __m128 t = _mm256_cvtpd_ps(x);
+    __m128i r = _mm_castps_si128(t);
+    if (odd) { /* round to odd: the truncation (MXCSR = rz) with the last bit set if inexact */
+        __m256i ne = _mm256_castpd_si256(_mm256_cmp_pd(_mm256_cvtps_pd(t), x, _CMP_NEQ_UQ));
+        __m256i lo = _mm256_permutevar8x32_epi32(ne, _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0));
+        r = _mm_or_si128(r, _mm_and_si128(_mm256_castsi256_si128(lo), _mm_set1_epi32(1)));
+    }
+    return r;
+}
+
+MF_V vu hw_f64_to_f32_ro(const double *p)
+{
+    return _mm256_set_m128i(hw__pd4_to_ps4(p + 4, 1), hw__pd4_to_ps4(p, 1));
+}
+
+MF_V vu hw_f64_to_f32(const double *p, mf_round r)
+{
+    vu u = _mm256_set_m128i(hw__pd4_to_ps4(p + 4, 0), hw__pd4_to_ps4(p, 0));
+    (void)r; /* the room has put r into MXCSR */
+    return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
+}
+
+MF_V void hw_f32_to_f64(double *out, vu u)
+{
+    __m256 x = _mm256_castsi256_ps(u);
+    _mm256_storeu_pd(out, _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+    _mm256_storeu_pd(out + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
+}
+
+#define ROOM_SYM avx2
+#include "room.h"

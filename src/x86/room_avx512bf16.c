@@ -1,0 +1,31 @@
+/* src/x86/room_avx512bf16.c - the AVX-512 room plus AVX512_BF16's vcvtneps2bf16 for f32 -> bf16 rn.
+ * Built with the AVX-512 flags and -mavx512bf16. */
+#include "vec_avx512.h"
+
+#include "kernels.h"
+#include "room_avx512_hw.h"
+
+/* vcvtneps2bf16 flushes binary32 subnormal inputs to zero and keeps NaN payloads: a vector holding
+ * either takes the integer kernel instead (both are rare in real data, and the test is one
+ * vfpclassps). */
+MF_V vm hw_bf16_special(vu u)
+{
+    return _mm512_fpclass_ps_mask(_mm512_castsi512_ps(u), 0xA1); /* QNaN, denormal, SNaN */
+}
+
+MF_V void hw_bf16_plain(uint16_t *p, vu u)
+{
+    _mm256_storeu_si256((__m256i *)p, (__m256i)_mm512_cvtneps_pbh(_mm512_castsi512_ps(u)));
+}
+
+MF_V void hw_bf16_fix(uint16_t *p, vu u)
+{
+    if (hw_bf16_special(u))
+        v_store_u16(p, k_round(u, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, v_zero(), 0, NULL));
+    else
+        hw_bf16_plain(p, u);
+}
+#define ROOM_HW_BF16 1
+
+#define ROOM_SYM avx512bf16
+#include "room.h"

@@ -1,0 +1,110 @@
+/* src/x86/vec_avx512.h - the vector vocabulary of the kernels, for AVX-512 (F, BW, VL, DQ, CD).
+ *
+ * 16 lanes of 32 bits; masks are k-registers. vec_avx2.h defines the same names for 8 lanes, so one
+ * kernel source (kernels.h) compiles for both rooms. Variable shifts follow the hardware: a count
+ * above 31 gives 0.
+ */
+#ifndef MF_X86_VEC_AVX512_H
+#define MF_X86_VEC_AVX512_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define MF_VL 16
+#define MF_V __attribute__((always_inline)) static inline
+
+typedef __m512i vu;
+typedef __mmask16 vm;
+
+MF_V vu v_set1(uint32_t x) { return _mm512_set1_epi32((int)x); }
+MF_V vu v_zero(void) { return _mm512_setzero_si512(); }
+MF_V vu v_lane_index(void) { return _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0); }
+
+MF_V vu v_and(vu a, vu b) { return _mm512_and_si512(a, b); }
+MF_V vu v_or(vu a, vu b) { return _mm512_or_si512(a, b); }
+MF_V vu v_xor(vu a, vu b) { return _mm512_xor_si512(a, b); }
+MF_V vu v_add(vu a, vu b) { return _mm512_add_epi32(a, b); }
+MF_V vu v_sub(vu a, vu b) { return _mm512_sub_epi32(a, b); }
+#define v_srli(a, n) _mm512_srli_epi32((a), (n))
+#define v_slli(a, n) _mm512_slli_epi32((a), (n))
+MF_V vu v_srlv(vu a, vu n) { return _mm512_srlv_epi32(a, n); }
+MF_V vu v_sllv(vu a, vu n) { return _mm512_sllv_epi32(a, n); }
+MF_V vu v_min_u(vu a, vu b) { return _mm512_min_epu32(a, b); }
+MF_V vu v_max_u(vu a, vu b) { return _mm512_max_epu32(a, b); }
+MF_V vu v_max_i(vu a, vu b) { return _mm512_max_epi32(a, b); }
+
+/* binary32 addition of bit patterns (rounded per MXCSR, which the room sets to rn) */
+MF_V vu v_fadd(vu a, vu b) { return _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
+
+MF_V vm v_gt_u(vu a, vu b) { return _mm512_cmpgt_epu32_mask(a, b); }
+MF_V vm v_ge_u(vu a, vu b) { return _mm512_cmpge_epu32_mask(a, b); }
+MF_V vm v_lt_u(vu a, vu b) { return _mm512_cmplt_epu32_mask(a, b); }
+MF_V vm v_eq(vu a, vu b) { return _mm512_cmpeq_epi32_mask(a, b); }
+MF_V vm v_ne(vu a, vu b) { return _mm512_cmpneq_epi32_mask(a, b); }
+MF_V vm v_nonzero(vu a) { return _mm512_test_epi32_mask(a, a); }
+MF_V vm v_test(vu a, vu b) { return _mm512_test_epi32_mask(a, b); }
+
+MF_V vm m_and(vm a, vm b) { return (vm)(a & b); }
+MF_V vm m_or(vm a, vm b) { return (vm)(a | b); }
+MF_V vm m_andnot(vm a, vm b) { return (vm)(~a & b); } /* !a && b */
+MF_V vm m_none(void) { return 0; }
+MF_V vm m_first(unsigned n) { return (vm)((1u << n) - 1u); } /* lanes 0..n-1 */
+MF_V uint64_t m_count(vm a) { return (uint64_t)__builtin_popcount((unsigned)a); }
+
+/* m ? b : a */
+MF_V vu v_blend(vm m, vu a, vu b) { return _mm512_mask_blend_epi32(m, a, b); }
+/* a + (m ? 1 : 0) */
+MF_V vu v_add_m1(vm m, vu a) { return _mm512_mask_add_epi32(a, m, a, _mm512_set1_epi32(1)); }
+/* a | (m ? 1 : 0) */
+MF_V vu v_or_m1(vm m, vu a) { return _mm512_mask_or_epi32(a, m, a, _mm512_set1_epi32(1)); }
+
+/* x * 2^k for small unsigned x (exact: both steps are exact binary32 operations with a normal
+ * result, so neither the rounding mode nor FTZ/DAZ matter); returns the binary32 bits. */
+MF_V vu v_u32_times_pow2(vu x, int k)
+{
+    __m512 s = _mm512_castsi512_ps(_mm512_set1_epi32((127 + k) << 23));
+    return _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s));
+}
+
+/* Loads of one vector of elements, zero-extended to 32 bits. */
+MF_V vu v_load_u32(const void *p) { return _mm512_loadu_si512(p); }
+MF_V vu v_load_u16(const void *p) { return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)); }
+MF_V vu v_load_u8(const void *p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)); }
+/* 8 bytes of packed e2m1 pairs: element 2i in bits 0..3 of byte i. */
+MF_V vu v_load_u4(const void *p)
+{
+    __m128i b = _mm_loadl_epi64((const __m128i *)p);
+    __m128i lo = _mm_and_si128(b, _mm_set1_epi8(0x0F));
+    __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), _mm_set1_epi8(0x0F));
+    return _mm512_cvtepu8_epi32(_mm_unpacklo_epi8(lo, hi));
+}
+
+/* Stores of the low bits of each lane. */
+MF_V void v_store_u32(void *p, vu a) { _mm512_storeu_si512(p, a); }
+MF_V void v_store_u16(void *p, vu a) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(a)); }
+MF_V void v_store_u8(void *p, vu a) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(a)); }
+MF_V void v_store_u4(void *p, vu a)
+{
+    __m128i b = _mm512_cvtepi32_epi8(a); /* 16 codes, one per byte */
+    __m128i w = _mm_or_si128(_mm_and_si128(b, _mm_set1_epi16(0x000F)),
+                             _mm_and_si128(_mm_srli_epi16(b, 4), _mm_set1_epi16(0x00F0)));
+    _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(w, w));
+}
+
+#endif /* MF_X86_VEC_AVX512_H */
+
+/* One Philox4x32 round on four blocks at once: each group of four lanes holds one block's counter
+ * words c0..c3; key holds (k0, 0, k1, 0) per group. */
+MF_V vu v_philox_round(vu c, vu key)
+{
+    const vu mul = _mm512_set_epi32(0, (int)0xCD9E8D57u, 0, (int)0xD2511F53u, 0, (int)0xCD9E8D57u, 0, (int)0xD2511F53u,
+                                    0, (int)0xCD9E8D57u, 0, (int)0xD2511F53u, 0, (int)0xCD9E8D57u, 0, (int)0xD2511F53u);
+    vu p = _mm512_mul_epu32(c, mul);                                 /* (lo p0, hi p0, lo p1, hi p1) */
+    vu sp = _mm512_shuffle_epi32(p, (_MM_PERM_ENUM)0x1B);          /* (hi p1, lo p1, hi p0, lo p0) */
+    vu sc = _mm512_maskz_shuffle_epi32((__mmask16)0x5555, c, (_MM_PERM_ENUM)0x31); /* (c1, 0, c3, 0) */
+    return _mm512_ternarylogic_epi32(sp, sc, key, 0x96);            /* xor of the three */
+}
+
+/* Philox counter step: MF_VL / 4 = 4 blocks, added to the low counter word of each block. */
+MF_V vu v_philox_step(void) { return _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4); }
+MF_V int m_any(vm a) { return a != 0; }

@@ -1,0 +1,282 @@
+/* tests/test_rooms.c - every room gives the portable room's bytes and counts (unit tier).
+ *
+ * The portable room is the law (its own correctness is the oracle tests' business). For every room
+ * this CPU supports: every (source, destination) pair, every mode, both policies, with and without
+ * statistics, on data that mixes random codes with each format's boundary set; lengths 0..257 and
+ * every misalignment; stochastic offsets that do and do not start on a Philox block; the bytes past
+ * the end must be untouched. A room the CPU lacks is reported as skipped (and if no SIMD room can
+ * run at all, the test exits 77).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mf_test.h"
+#include "../src/internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define HAVE_MXCSR 1
+#else
+#define HAVE_MXCSR 0
+#endif
+
+static uint64_t state = 0x853C49E6748FEA9Bu;
+static uint64_t next(void)
+{
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+}
+
+enum { NMAX = 2100, GUARD = 64 };
+
+/* binary32 inputs: random bit patterns, values near every format's grid (codes, midpoints, one ulp
+ * either side), and the specials. */
+static float f32_input(void)
+{
+    static const mf_format fmts[] = {MF_FP16, MF_BF16, MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3,
+                                     MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
+    uint64_t r = next();
+    uint32_t bits;
+    float x;
+    mf_format f = fmts[(r >> 8) % 8];
+    mf_format_desc d;
+    mf_format_describe(f, &d);
+    switch (r & 7) {
+    case 0:
+    case 1: bits = (uint32_t)(r >> 32); memcpy(&x, &bits, 4); return x;
+    case 2: { /* a code's value, or the midpoint to the next, nudged by a few ulps */
+        uint32_t c = (uint32_t)((r >> 16) % (d.max_code + 1));
+        double v = mf_to_f64(f, c), w = mf_to_f64(f, c + 1);
+        float y = (float)((r >> 40) & 1 ? v : (v + w) / 2);
+        int k = (int)((r >> 44) % 5) - 2;
+        while (k-- > 0)
+            y = nextafterf(y, INFINITY);
+        while (++k < 0)
+            y = nextafterf(y, -INFINITY);
+        return (r >> 50) & 1 ? -y : y;
+    }
+    case 3: { /* the neighbourhood of max and of the smallest subnormal */
+        float y = (float)((r >> 20) & 1 ? d.max : d.min_subnormal) * (float)(0.25 + (double)((r >> 24) % 64) / 16);
+        return (r >> 50) & 1 ? -y : y;
+    }
+    case 4: bits = (uint32_t)(r >> 32) & 0x807FFFFFu; memcpy(&x, &bits, 4); return x; /* zero, subnormal */
+    case 5: bits = ((uint32_t)(r >> 32) & 0x807FFFFFu) | 0x7F800000u; memcpy(&x, &bits, 4); return x;
+    default: { /* the binades where the narrow formats live */
+        bits = ((uint32_t)(r >> 32) & 0x807FFFFFu) | ((uint32_t)(100 + (r >> 12) % 50) << 23);
+        memcpy(&x, &bits, 4);
+        return x;
+    }
+    }
+}
+
+/* A source array of format s: binary32 inputs rounded into s, plus raw random codes. */
+static void fill(mf_format s, uint8_t *buf, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        float x = f32_input();
+        switch (s) {
+        case MF_FP64: {
+            double v = (double)x;
+            if (next() & 1) /* bits below binary32 precision, to exercise the f64 two-step path */
+                v = nextafter(v, (next() & 1) ? INFINITY : -INFINITY);
+            memcpy(buf + 8 * i, &v, 8);
+            break;
+        }
+        case MF_FP32: memcpy(buf + 4 * i, &x, 4); break;
+        case MF_FP16:
+        case MF_BF16: {
+            uint16_t c = (next() & 3) ? (uint16_t)mf_from_f32(s, x, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0)
+                                      : (uint16_t)next();
+            memcpy(buf + 2 * i, &c, 2);
+            break;
+        }
+        case MF_FP4_E2M1: buf[i / 2] = (uint8_t)next(); break;
+        default: buf[i] = (next() & 3) ? (uint8_t)mf_from_f32(s, x, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0)
+                                      : (uint8_t)next();
+        }
+    }
+}
+
+static uint8_t src_buf[NMAX * 8 + GUARD], want[NMAX * 8 + GUARD], got[NMAX * 8 + GUARD];
+
+static void check_one(const mf__room *room, mf_format d, mf_format s, size_t n, size_t sfix, size_t dfix,
+                      const mf_opts *o)
+{
+    mf_stats sw, sg, *pw = o->stats ? &sw : NULL, *pg = o->stats ? &sg : NULL;
+    size_t bytes = mf_storage_bytes(d, n) + dfix + GUARD;
+    memset(want, 0xC3, sizeof want);
+    memset(got, 0xC3, sizeof got);
+    mf__room_portable.convert(d, want + dfix, s, src_buf + sfix, n, o, pw);
+    room->convert(d, got + dfix, s, src_buf + sfix, n, o, pg);
+    if (memcmp(want, got, bytes) != 0) {
+        size_t i = 0;
+        while (want[i] == got[i])
+            i++;
+        ck_abort_msg("%s: %s -> %s mode %s %s n %zu sr_offset %llu: byte %zu differs: portable 0x%02x, room 0x%02x",
+                     room->name, mf_format_name(s), mf_format_name(d), mf_round_name(o->round),
+                     mf_overflow_name(o->overflow), n, (unsigned long long)o->sr_offset, i - dfix, want[i], got[i]);
+    }
+    if (o->stats)
+        MF_EXPECT(sw.overflow == sg.overflow && sw.underflow == sg.underflow && sw.subnormal == sg.subnormal &&
+                      sw.nan == sg.nan && sw.inexact == sg.inexact,
+                  "%s: %s -> %s mode %s %s: stats differ (ovf %llu/%llu unf %llu/%llu sub %llu/%llu nan %llu/%llu "
+                  "inx %llu/%llu)",
+                  room->name, mf_format_name(s), mf_format_name(d), mf_round_name(o->round),
+                  mf_overflow_name(o->overflow), (unsigned long long)sw.overflow, (unsigned long long)sg.overflow,
+                  (unsigned long long)sw.underflow, (unsigned long long)sg.underflow,
+                  (unsigned long long)sw.subnormal, (unsigned long long)sg.subnormal, (unsigned long long)sw.nan,
+                  (unsigned long long)sg.nan, (unsigned long long)sw.inexact, (unsigned long long)sg.inexact);
+}
+
+static int rooms_tested;
+
+/* Every pair, mode, policy, with and without stats, on NMAX elements. */
+START_TEST(test_rooms_all_pairs)
+{
+    size_t ri;
+    const mf__room *room;
+    uint64_t cases = 0;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        int s, d, r, o, c;
+        if (room == &mf__room_portable)
+            continue;
+        if (!mf__room_supported(room)) {
+            printf("room %s: not supported by this CPU, skipped\n", room->name);
+            continue;
+        }
+        for (s = 0; s < MF_FORMAT_COUNT; s++) {
+            fill((mf_format)s, src_buf, NMAX);
+            for (d = 0; d < MF_FORMAT_COUNT; d++)
+                for (r = 0; r < MF_ROUND_COUNT; r++)
+                    for (o = 0; o < MF_OVERFLOW_COUNT; o++)
+                        for (c = 0; c < 2; c++) {
+                            mf_stats st;
+                            mf_opts opt = {(mf_round)r, (mf_overflow)o, next(), (next() & 1) ? 0 : next() % 9,
+                                           c ? &st : NULL};
+                            check_one(room, (mf_format)d, (mf_format)s, NMAX, 0, 0, &opt);
+                            cases++;
+                        }
+        }
+    }
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * MF_FORMAT_COUNT * MF_FORMAT_COUNT * MF_ROUND_COUNT * 2 * 2);
+    printf("%d SIMD rooms checked on %llu (pair, mode, policy, stats) cases\n", rooms_tested,
+           (unsigned long long)cases);
+}
+END_TEST
+
+/* Lengths 0..257, misaligned arrays, sr offsets 0..7: tails, heads and guard bytes. */
+START_TEST(test_rooms_lengths)
+{
+    static const mf_format pairs[][2] = {
+        {MF_FP32, MF_FP8_E4M3}, {MF_FP32, MF_FP4_E2M1}, {MF_FP32, MF_FP16},    {MF_FP32, MF_BF16},
+        {MF_FP32, MF_E8M0},     {MF_FP4_E2M1, MF_FP32}, {MF_FP16, MF_FP32},    {MF_FP64, MF_FP8_E5M2},
+        {MF_FP64, MF_FP32},     {MF_FP32, MF_FP64},     {MF_FP6_E3M2, MF_FP4_E2M1}, {MF_BF16, MF_FP6_E2M3},
+    };
+    size_t ri, k, n;
+    const mf__room *room;
+    uint64_t cases = 0;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+            mf_format s = pairs[k][0], d = pairs[k][1];
+            fill(s, src_buf, NMAX);
+            for (n = 0; n <= 257; n++) {
+                int r = (int)(next() % MF_ROUND_COUNT);
+                mf_stats st;
+                /* stream offsets near 4 * 2^32, where the Philox block counter's low word wraps */
+                uint64_t off = (n % 5 == 0) ? ((uint64_t)1 << 34) - 4 * (next() % 40) - next() % 4 : next() % 8;
+                mf_opts opt = {(mf_round)r, (mf_overflow)(n & 1), next(), off, (n & 2) ? &st : NULL};
+                size_t sfix = s == MF_FP4_E2M1 ? 0 : n % 8, dfix = (n / 8) % 8;
+                check_one(room, d, s, n, sfix, dfix, &opt);
+                opt.round = MF_ROUND_STOCHASTIC;
+                check_one(room, d, s, n, sfix, dfix, &opt);
+                cases += 2;
+            }
+        }
+    }
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 12 * 258 * 2);
+}
+END_TEST
+
+/* Long stochastic runs across the Philox counter's 32-bit wrap, for every room. */
+START_TEST(test_rooms_philox_wrap)
+{
+    size_t ri;
+    const mf__room *room;
+    fill(MF_FP32, src_buf, NMAX);
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        uint64_t k;
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (k = 0; k < 64; k++) {
+            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 77, ((uint64_t)1 << 34) - 4 * k - 1000, NULL};
+            check_one(room, MF_FP8_E4M3, MF_FP32, 1500, 0, 0, &opt);
+            opt.sr_offset = ((uint64_t)1 << 34) - 4 * k - 1000 + (k & 3);
+            check_one(room, MF_BF16, MF_FP32, 1500, 0, 0, &opt);
+        }
+    }
+}
+END_TEST
+
+#if HAVE_MXCSR
+/* The caller's FTZ/DAZ and rounding settings cannot change a room's bits. */
+START_TEST(test_rooms_ignore_mxcsr)
+{
+    size_t ri;
+    const mf__room *room;
+    unsigned csr = _mm_getcsr();
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        int s, d, r;
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (s = 0; s < MF_FORMAT_COUNT; s++) {
+            fill((mf_format)s, src_buf, 512);
+            for (d = 0; d < MF_FORMAT_COUNT; d++)
+                for (r = 0; r < MF_ROUND_COUNT; r++) {
+                    mf_opts opt = {(mf_round)r, MF_OVERFLOW_IEEE, 3, 0, NULL};
+                    memset(want, 0, sizeof want);
+                    memset(got, 0, sizeof got);
+                    mf__room_portable.convert((mf_format)d, want, (mf_format)s, src_buf, 512, &opt, NULL);
+                    _mm_setcsr(csr | 0x8040u | 0x4000u); /* FTZ, DAZ, round up */
+                    room->convert((mf_format)d, got, (mf_format)s, src_buf, 512, &opt, NULL);
+                    MF_EXPECT(_mm_getcsr() == (csr | 0x8040u | 0x4000u), "%s did not restore MXCSR", room->name);
+                    _mm_setcsr(csr);
+                    MF_EXPECT(memcmp(want, got, sizeof want) == 0, "%s %s -> %s mode %d under FTZ/DAZ/ru differs",
+                              room->name, mf_format_name((mf_format)s), mf_format_name((mf_format)d), r);
+                }
+        }
+    }
+}
+END_TEST
+#endif
+
+int main(void)
+{
+    Suite *s = suite_create("rooms");
+    TCase *tc = tcase_create("rooms");
+    size_t ri;
+    const mf__room *room;
+    int any = 0;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++)
+        any |= room != &mf__room_portable && mf__room_supported(room);
+    if (!any) {
+        printf("no SIMD room runs on this CPU: skipped\n");
+        return 77;
+    }
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++)
+        rooms_tested += room != &mf__room_portable && mf__room_supported(room);
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_rooms_all_pairs);
+    tcase_add_test(tc, test_rooms_lengths);
+    tcase_add_test(tc, test_rooms_philox_wrap);
+#if HAVE_MXCSR
+    tcase_add_test(tc, test_rooms_ignore_mxcsr);
+#endif
+    suite_add_tcase(s, tc);
+    return mf_run_suite(s);
+}
