@@ -26,7 +26,7 @@ static int ranges_overlap(const void *a, size_t na, const void *b, size_t nb)
 
 int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, const mf_opts *opts)
 {
-    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL};
+    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
     const mf_opts *o = opts ? opts : &defaults;
     size_t dbytes, sbytes;
 
@@ -36,6 +36,8 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
         return MF_E_ROUND;
     if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
         return MF_E_POLICY;
+    if (o->threads < 0)
+        return MF_E_ARG;
     if (n == 0) {
         if (o->stats)
             memset(o->stats, 0, sizeof *o->stats);
@@ -50,7 +52,10 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
         return MF_E_SIZE;
     if (dst_fmt != src_fmt && ranges_overlap(dst, dbytes, src, sbytes))
         return MF_E_OVERLAP;
-    mf__room_active()->convert(dst_fmt, dst, src_fmt, src, n, o, o->stats);
+    if (o->threads > 1)
+        mf__convert_parallel(mf__room_active(), dst_fmt, dst, src_fmt, src, n, o, o->stats, o->threads);
+    else
+        mf__room_active()->convert(dst_fmt, dst, src_fmt, src, n, o, o->stats);
     return MF_OK;
 }
 
@@ -64,7 +69,7 @@ const char *mf_strerror(int code)
     case MF_E_POLICY: return "unknown overflow policy (not an mf_overflow value)";
     case MF_E_OVERLAP: return "source and destination overlap and their formats differ";
     case MF_E_SIZE: return "element count too large for the address space";
-    case MF_E_ARG: return "invalid argument";
+    case MF_E_ARG: return "invalid argument (e.g. a negative thread count)";
     default: return "unknown status code";
     }
 }

@@ -28,4 +28,8 @@ const mf__room *mf__room_at(size_t i);             /* i-th room, best first; NUL
 const mf__room *mf__room_by_name(const char *name); /* NULL if there is no such room */
 int mf__room_supported(const mf__room *room);       /* can this CPU run it? */
 
+/* Run room->convert over [0, n) on up to `threads` threads (parallel.c); stats summed. */
+void mf__convert_parallel(const mf__room *room, mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
+                          size_t n, const mf_opts *opts, mf_stats *stats, int threads);
+
 #endif /* MF_SRC_INTERNAL_H */

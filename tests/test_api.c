@@ -112,7 +112,7 @@ START_TEST(test_bulk_equals_scalar_f32)
         for (r = 0; r < MF_ROUND_COUNT; r++)
             for (o = 0; o < MF_OVERFLOW_COUNT; o++)
                 for (n = 0; n <= MAXN; n += (n < 40 ? 1 : 37)) {
-                    mf_opts opt = {(mf_round)r, (mf_overflow)o, 1234 + n, 7, NULL};
+                    mf_opts opt = {(mf_round)r, (mf_overflow)o, 1234 + n, 7, NULL, 0};
                     size_t bytes = mf_storage_bytes(narrow[k], n);
                     memset(dst, 0xA5, sizeof dst);
                     ck_assert_int_eq(mf_convert(narrow[k], dst, MF_FP32, src, n, &opt), MF_OK);
@@ -160,7 +160,7 @@ START_TEST(test_bulk_any_pair)
             if (d == s)
                 continue;
             for (r = 0; r < MF_ROUND_COUNT; r++) {
-                mf_opts opt = {(mf_round)r, MF_OVERFLOW_SATURATE, 99, 0, NULL};
+                mf_opts opt = {(mf_round)r, MF_OVERFLOW_SATURATE, 99, 0, NULL, 0};
                 ck_assert_int_eq(mf_convert((mf_format)d, dst, (mf_format)s, src, N, &opt), MF_OK);
                 for (i = 0; i < N; i++) {
                     if (d == MF_FP64) {
@@ -247,7 +247,7 @@ START_TEST(test_stats_match_events)
         for (r = 0; r < MF_ROUND_COUNT; r++)
             for (o = 0; o < MF_OVERFLOW_COUNT; o++) {
                 mf_stats st, want;
-                mf_opts opt = {(mf_round)r, (mf_overflow)o, 5, 0, &st};
+                mf_opts opt = {(mf_round)r, (mf_overflow)o, 5, 0, &st, 0};
                 memset(&want, 0, sizeof want);
                 memset(&st, 0xFF, sizeof st);
                 for (i = 0; i < N; i++) {
@@ -279,7 +279,7 @@ START_TEST(test_stats_hand_counted)
     float src[6] = {500.0f, 1e-6f, 0.001f, NAN, 1.0f, -INFINITY};
     uint8_t dst[6];
     mf_stats st;
-    mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, &st};
+    mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, &st, 0};
     ck_assert_int_eq(mf_convert(MF_FP8_E4M3, dst, MF_FP32, src, 6, &opt), MF_OK);
     ck_assert_uint_eq(st.overflow, 2);
     ck_assert_uint_eq(st.underflow, 1);
@@ -298,9 +298,9 @@ START_TEST(test_errors_write_nothing)
     float src[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     uint8_t dst[64];
     mf_stats st;
-    mf_opts bad_r = {(mf_round)7, MF_OVERFLOW_IEEE, 0, 0, &st};
-    mf_opts bad_o = {MF_ROUND_NEAREST_EVEN, (mf_overflow)2, 0, 0, &st};
-    mf_opts neg_r = {(mf_round)-1, MF_OVERFLOW_IEEE, 0, 0, &st};
+    mf_opts bad_r = {(mf_round)7, MF_OVERFLOW_IEEE, 0, 0, &st, 0};
+    mf_opts bad_o = {MF_ROUND_NEAREST_EVEN, (mf_overflow)2, 0, 0, &st, 0};
+    mf_opts neg_r = {(mf_round)-1, MF_OVERFLOW_IEEE, 0, 0, &st, 0};
     size_t i;
     memset(dst, 0x5A, sizeof dst);
     memset(&st, 0x77, sizeof st);
@@ -317,7 +317,7 @@ START_TEST(test_errors_write_nothing)
     ck_assert_uint_eq(st.overflow, 0x7777777777777777u);
     /* n = 0: success, nothing touched, NULL pointers allowed, stats zeroed */
     {
-        mf_opts ok = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, &st};
+        mf_opts ok = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, &st, 0};
         ck_assert_int_eq(mf_convert(MF_FP16, NULL, MF_FP32, NULL, 0, &ok), MF_OK);
         ck_assert_uint_eq(st.overflow, 0);
         ck_assert_uint_eq(st.nan, 0);
@@ -433,12 +433,12 @@ START_TEST(test_sr_split_invariance)
     for (i = 0; i < N; i++)
         src[i] = rnd_f32();
     {
-        mf_opts o = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, 0, NULL};
+        mf_opts o = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, 0, NULL, 0};
         ck_assert_int_eq(mf_convert(MF_BF16, whole, MF_FP32, src, N, &o), MF_OK);
     }
     for (cut = 1; cut < N; cut += 97) {
-        mf_opts a = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, 0, NULL};
-        mf_opts b = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, cut, NULL};
+        mf_opts a = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, 0, NULL, 0};
+        mf_opts b = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, cut, NULL, 0};
         ck_assert_int_eq(mf_convert(MF_BF16, parts, MF_FP32, src, cut, &a), MF_OK);
         ck_assert_int_eq(mf_convert(MF_BF16, parts + cut, MF_FP32, src + cut, N - cut, &b), MF_OK);
         ck_assert_int_eq(memcmp(whole, parts, sizeof whole), 0);
@@ -455,7 +455,7 @@ START_TEST(test_sr_unbiased)
     static float back[N];
     double mean = 0;
     size_t i;
-    mf_opts o = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 42, 0, NULL};
+    mf_opts o = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 42, 0, NULL, 0};
     for (i = 0; i < N; i++)
         src[i] = 1.1f; /* between e4m3 1.0 and 1.125: p(up) = 0.8 */
     ck_assert_int_eq(mf_convert(MF_FP8_E4M3, dst, MF_FP32, src, N, &o), MF_OK);
@@ -467,6 +467,41 @@ START_TEST(test_sr_unbiased)
     mean /= N;
     /* standard error of the mean: 0.125 * sqrt(0.16 / N) ~ 2e-4; allow 5 sigma */
     ck_assert_double_eq_tol(mean, 1.1, 1e-3);
+}
+END_TEST
+
+/* ---- threads: the same bytes and counts whatever the thread count --------------------------------- */
+START_TEST(test_threads_identical)
+{
+    enum { N = 3000001 }; /* odd: an e2m1 half byte at the end, and uneven pieces */
+    static float src[N];
+    static uint8_t one[N * 2], many[N * 2];
+    static const mf_format dsts[] = {MF_FP4_E2M1, MF_BF16, MF_FP8_E4M3};
+    size_t i, k;
+    int t;
+    for (i = 0; i < N; i++)
+        src[i] = rnd_f32();
+    for (k = 0; k < sizeof dsts / sizeof dsts[0]; k++)
+        for (t = 2; t <= 7; t += 5) {
+            mf_stats s1, sn;
+            mf_opts o1 = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 9, 123, &s1, 0};
+            mf_opts on = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 9, 123, &sn, t};
+            memset(one, 0x11, sizeof one);
+            memset(many, 0x11, sizeof many);
+            ck_assert_int_eq(mf_convert(dsts[k], one, MF_FP32, src, N, &o1), MF_OK);
+            ck_assert_int_eq(mf_convert(dsts[k], many, MF_FP32, src, N, &on), MF_OK);
+            ck_assert_int_eq(memcmp(one, many, sizeof one), 0);
+            ck_assert_uint_eq(s1.overflow, sn.overflow);
+            ck_assert_uint_eq(s1.underflow, sn.underflow);
+            ck_assert_uint_eq(s1.subnormal, sn.subnormal);
+            ck_assert_uint_eq(s1.nan, sn.nan);
+            ck_assert_uint_eq(s1.inexact, sn.inexact);
+            ck_assert_uint_gt(s1.inexact, 0);
+        }
+    {
+        mf_opts bad = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, -1};
+        ck_assert_int_eq(mf_convert(MF_FP16, one, MF_FP32, src, 10, &bad), MF_E_ARG);
+    }
 }
 END_TEST
 
@@ -603,6 +638,7 @@ int main(void)
     tcase_add_test(tc, test_describe_table);
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_scalar_bad_args);
+    tcase_add_test(tc, test_threads_identical);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);
 }

@@ -106,7 +106,7 @@ static uint8_t src_buf[NMAX * 8 + GUARD], want[NMAX * 8 + GUARD], got[NMAX * 8 +
 static void check_one(const mf__room *room, mf_format d, mf_format s, size_t n, size_t sfix, size_t dfix,
                       const mf_opts *o)
 {
-    mf_stats sw, sg, *pw = o->stats ? &sw : NULL, *pg = o->stats ? &sg : NULL;
+    mf_stats sw = {0, 0, 0, 0, 0}, sg = {0, 0, 0, 0, 0}, *pw = o->stats ? &sw : NULL, *pg = o->stats ? &sg : NULL;
     size_t bytes = mf_storage_bytes(d, n) + dfix + GUARD;
     memset(want, 0xC3, sizeof want);
     memset(got, 0xC3, sizeof got);
@@ -156,7 +156,7 @@ START_TEST(test_rooms_all_pairs)
                         for (c = 0; c < 2; c++) {
                             mf_stats st;
                             mf_opts opt = {(mf_round)r, (mf_overflow)o, next(), (next() & 1) ? 0 : next() % 9,
-                                           c ? &st : NULL};
+                                           c ? &st : NULL, 0};
                             check_one(room, (mf_format)d, (mf_format)s, NMAX, 0, 0, &opt);
                             cases++;
                         }
@@ -190,7 +190,7 @@ START_TEST(test_rooms_lengths)
                 mf_stats st;
                 /* stream offsets near 4 * 2^32, where the Philox block counter's low word wraps */
                 uint64_t off = (n % 5 == 0) ? ((uint64_t)1 << 34) - 4 * (next() % 40) - next() % 4 : next() % 8;
-                mf_opts opt = {(mf_round)r, (mf_overflow)(n & 1), next(), off, (n & 2) ? &st : NULL};
+                mf_opts opt = {(mf_round)r, (mf_overflow)(n & 1), next(), off, (n & 2) ? &st : NULL, 0};
                 size_t sfix = s == MF_FP4_E2M1 ? 0 : n % 8, dfix = (n / 8) % 8;
                 check_one(room, d, s, n, sfix, dfix, &opt);
                 opt.round = MF_ROUND_STOCHASTIC;
@@ -214,7 +214,7 @@ START_TEST(test_rooms_philox_wrap)
         if (room == &mf__room_portable || !mf__room_supported(room))
             continue;
         for (k = 0; k < 64; k++) {
-            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 77, ((uint64_t)1 << 34) - 4 * k - 1000, NULL};
+            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 77, ((uint64_t)1 << 34) - 4 * k - 1000, NULL, 0};
             check_one(room, MF_FP8_E4M3, MF_FP32, 1500, 0, 0, &opt);
             opt.sr_offset = ((uint64_t)1 << 34) - 4 * k - 1000 + (k & 3);
             check_one(room, MF_BF16, MF_FP32, 1500, 0, 0, &opt);
@@ -238,7 +238,7 @@ START_TEST(test_rooms_ignore_mxcsr)
             fill((mf_format)s, src_buf, 512);
             for (d = 0; d < MF_FORMAT_COUNT; d++)
                 for (r = 0; r < MF_ROUND_COUNT; r++) {
-                    mf_opts opt = {(mf_round)r, MF_OVERFLOW_IEEE, 3, 0, NULL};
+                    mf_opts opt = {(mf_round)r, MF_OVERFLOW_IEEE, 3, 0, NULL, 0};
                     memset(want, 0, sizeof want);
                     memset(got, 0, sizeof got);
                     mf__room_portable.convert((mf_format)d, want, (mf_format)s, src_buf, 512, &opt, NULL);

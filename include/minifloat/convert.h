@@ -18,14 +18,17 @@ MF_BEGIN_DECLS
  * into dst_fmt, under opts->round and opts->overflow. opts may be NULL (rn, IEEE, no stats). Under
  * MF_ROUND_STOCHASTIC element i uses mf_sr_bits(opts->seed, opts->sr_offset + i) (minifloat/philox.h),
  * so the result does not depend on how a tensor is split into calls, threads or SIMD lanes.
- * If opts->stats is set it receives this call's counts (overwritten, not accumulated).
+ * If opts->stats is set it receives this call's counts (overwritten, not accumulated). With
+ * opts->threads > 1, arrays of a million elements or more are split over up to that many threads;
+ * the bytes and counts are those of one thread.
  *
  * Returns MF_OK, or a negative MF_E_* code and writes nothing (stats included):
  *   MF_E_FORMAT / MF_E_ROUND / MF_E_POLICY  an enum value out of range;
  *   MF_E_NULL     dst or src is NULL while n > 0;
  *   MF_E_SIZE     n elements of either format do not fit in SIZE_MAX bytes;
  *   MF_E_OVERLAP  the byte ranges of src and dst overlap and the formats differ (equal formats copy
- *                 with memmove semantics).
+ *                 with memmove semantics);
+ *   MF_E_ARG      opts->threads is negative.
  * n = 0 succeeds, touches nothing and zeroes the stats. */
 MF_API int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
                       const mf_opts *opts);

@@ -71,13 +71,16 @@ typedef struct mf_stats {
     uint64_t inexact;   /* output value differs from input value (NaN inputs excluded) */
 } mf_stats;
 
-/* Options of a bulk conversion. All-zero is a valid value: rn, IEEE overflow, seed 0, no stats. */
+/* Options of a bulk conversion. All-zero is a valid value: rn, IEEE overflow, seed 0, no stats,
+ * one thread. */
 typedef struct mf_opts {
     mf_round round;
     mf_overflow overflow;
     uint64_t seed;      /* Philox key for MF_ROUND_STOCHASTIC */
     uint64_t sr_offset; /* stream index of element 0: element i uses index sr_offset + i */
     mf_stats *stats;    /* NULL: no counting */
+    int threads;        /* 0 or 1: the calling thread only; N > 1: up to N threads for large arrays
+                           (the result is the same bytes and counts whatever N is) */
 } mf_opts;
 
 /* Storage types: one-member structs so that codes of different formats cannot be mixed up.
