@@ -65,4 +65,95 @@ MF_V void hw_f32_to_f64(double *out, vu u)
     _mm512_storeu_pd(out + 8, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1))));
 }
 
+/* Decoding the small formats by table: vpermd / vpermt2d look up 16 or 32 binary32 patterns per
+ * instruction. The tables are filled once from the vector decoder k_decode (the same arithmetic the
+ * other rooms use), so they hold no second copy of the formats' facts. */
+static uint32_t hw_tab_e2m1[16] __attribute__((aligned(64)));
+static uint32_t hw_tab_e2m3[32] __attribute__((aligned(64)));
+static uint32_t hw_tab_e3m2[32] __attribute__((aligned(64)));
+static uint32_t hw_tab_e4m3[128] __attribute__((aligned(64)));
+static uint16_t hw_tab_e4m3_h[128] __attribute__((aligned(64))); /* the same values as f16 bits */
+static int hw_tab_ready;
+
+static void hw_decode_prepare(void)
+{
+    uint32_t i;
+    if (__atomic_load_n(&hw_tab_ready, __ATOMIC_ACQUIRE))
+        return;
+    for (i = 0; i < 128; i += 16) {
+        vu c = _mm512_add_epi32(_mm512_set1_epi32((int)i), v_lane_index());
+        v_store_u32(hw_tab_e4m3 + i, k_decode(c, MF_FP8_E4M3));
+        if (i < 32) {
+            v_store_u32(hw_tab_e2m3 + i, k_decode(c, MF_FP6_E2M3));
+            v_store_u32(hw_tab_e3m2 + i, k_decode(c, MF_FP6_E3M2));
+        }
+        if (i < 16)
+            v_store_u32(hw_tab_e2m1, k_decode(c, MF_FP4_E2M1));
+    }
+    for (i = 0; i < 128; i++) { /* e4m3 lies inside f16: every value is an f16 normal (or zero, or NaN) */
+        uint32_t f = hw_tab_e4m3[i], e = f >> 23;
+        hw_tab_e4m3_h[i] = (uint16_t)(f == 0 ? 0 : ((e == 255 ? 0x7C00u : (e - 112) << 10) | ((f & 0x7FFFFFu) >> 13)));
+    }
+    __atomic_store_n(&hw_tab_ready, 1, __ATOMIC_RELEASE);
+}
+
+MF_V int hw_decode_ok(const mf_format S)
+{
+    return S == MF_FP4_E2M1 || S == MF_FP6_E2M3 || S == MF_FP6_E3M2 || S == MF_FP8_E4M3 || S == MF_FP8_E5M2;
+}
+
+/* Decode n (a multiple of 16) codes of format S at src into binary32 bits at out. The tables are
+ * loaded into registers once per call (stores to out could alias them, so the compiler would not). */
+MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size_t n)
+{
+    const vu sign_of = _mm512_set1_epi32((int)0x80000000u);
+    const uint8_t *b = (const uint8_t *)src;
+    size_t i;
+    if (S == MF_FP4_E2M1) {
+        const vu t = _mm512_load_si512(hw_tab_e2m1); /* sign included */
+        for (i = 0; i < n; i += 16)
+            _mm512_storeu_si512(out + i, _mm512_permutexvar_epi32(v_load_u4(b + i / 2), t));
+    } else if (S == MF_FP6_E2M3 || S == MF_FP6_E3M2) {
+        const uint32_t *tp = S == MF_FP6_E2M3 ? hw_tab_e2m3 : hw_tab_e3m2;
+        const vu t0 = _mm512_load_si512(tp), t1 = _mm512_load_si512(tp + 16);
+        for (i = 0; i < n; i += 16) {
+            vu c = v_load_u8(b + i);
+            vu mag = _mm512_permutex2var_epi32(t0, c, t1); /* bits 0..4 */
+            _mm512_storeu_si512(out + i, _mm512_ternarylogic_epi32(mag, _mm512_slli_epi32(c, 26), sign_of, 0xF8));
+        }
+    } else if (S == MF_FP8_E4M3) {
+        /* 32 codes a step: two vpermt2w over the f16 table, then vcvtph2ps (exact, NaN payload
+         * kept and quiet, as we decode) */
+        const __m512i h0 = _mm512_load_si512(hw_tab_e4m3_h), h1 = _mm512_load_si512(hw_tab_e4m3_h + 32);
+        const __m512i h2 = _mm512_load_si512(hw_tab_e4m3_h + 64), h3 = _mm512_load_si512(hw_tab_e4m3_h + 96);
+        const vu t0 = _mm512_load_si512(hw_tab_e4m3), t1 = _mm512_load_si512(hw_tab_e4m3 + 16);
+        const vu t2 = _mm512_load_si512(hw_tab_e4m3 + 32), t3 = _mm512_load_si512(hw_tab_e4m3 + 48);
+        const vu t4 = _mm512_load_si512(hw_tab_e4m3 + 64), t5 = _mm512_load_si512(hw_tab_e4m3 + 80);
+        const vu t6 = _mm512_load_si512(hw_tab_e4m3 + 96), t7 = _mm512_load_si512(hw_tab_e4m3 + 112);
+        for (i = 0; i + 32 <= n; i += 32) {
+            __m512i c = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(b + i)));
+            __mmask32 b6 = _mm512_test_epi16_mask(c, _mm512_set1_epi16(0x40));
+            __m512i h = _mm512_mask_blend_epi16(b6, _mm512_permutex2var_epi16(h0, c, h1), _mm512_permutex2var_epi16(h2, c, h3));
+            h = _mm512_ternarylogic_epi32(h, _mm512_slli_epi16(c, 8), _mm512_set1_epi16((short)0x8000), 0xF8);
+            _mm512_storeu_ps((float *)(out + i), _mm512_cvtph_ps(_mm512_castsi512_si256(h)));
+            _mm512_storeu_ps((float *)(out + i + 16), _mm512_cvtph_ps(_mm512_extracti64x4_epi64(h, 1)));
+        }
+        for (; i < n; i += 16) {
+            vu c = v_load_u8(b + i);
+            __mmask16 b5 = _mm512_test_epi32_mask(c, _mm512_set1_epi32(0x20));
+            __mmask16 b6 = _mm512_test_epi32_mask(c, _mm512_set1_epi32(0x40));
+            vu lo = _mm512_mask_blend_epi32(b5, _mm512_permutex2var_epi32(t0, c, t1), _mm512_permutex2var_epi32(t2, c, t3));
+            vu hi = _mm512_mask_blend_epi32(b5, _mm512_permutex2var_epi32(t4, c, t5), _mm512_permutex2var_epi32(t6, c, t7));
+            vu mag = _mm512_mask_blend_epi32(b6, lo, hi);
+            _mm512_storeu_si512(out + i, _mm512_ternarylogic_epi32(mag, _mm512_slli_epi32(c, 24), sign_of, 0xF8));
+        }
+    } else { /* e5m2 is the top byte of an f16: vcvtph2ps keeps payloads and quiets NaNs, as we do */
+        for (i = 0; i < n; i += 16) {
+            __m256i h = _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(b + i))), 8);
+            _mm512_storeu_ps((float *)(out + i), _mm512_cvtph_ps(h));
+        }
+    }
+}
+#define ROOM_HW_DECODE 1
+
 #endif /* MF_X86_ROOM_AVX512_HW_H */
