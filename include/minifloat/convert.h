@@ -3,7 +3,7 @@
  * Array layouts: f64 as double, f32 as float, f16/bf16 as uint16_t codes, e4m3/e5m2/e8m0 one code per
  * byte, e2m3/e3m2 one code per byte in the low 6 bits (the top 2 bits are ignored on input and zero
  * on output), e2m1 two codes per byte with element 2i in bits 0..3 and element 2i+1 in bits 4..7
- * (for odd n the last byte's high nibble is left as it was).
+ * (for odd n the last byte's high nibble is left as it was). Arrays need no particular alignment.
  */
 #ifndef MINIFLOAT_CONVERT_H
 #define MINIFLOAT_CONVERT_H

@@ -23,7 +23,11 @@ MF_INLINE uint64_t load(mf_format f, const void *p, size_t i)
         return v;
     }
     case MF_FP16:
-    case MF_BF16: return ((const uint16_t *)p)[i];
+    case MF_BF16: { /* arrays need not be aligned: memcpy, not a uint16_t load */
+        uint16_t v;
+        memcpy(&v, (const unsigned char *)p + 2 * i, 2);
+        return v;
+    }
     case MF_FP6_E2M3:
     case MF_FP6_E3M2: return ((const uint8_t *)p)[i] & 0x3Fu;
     case MF_FP4_E2M1: return (((const uint8_t *)p)[i >> 1] >> (4 * (i & 1))) & 0xFu;
@@ -42,7 +46,11 @@ MF_INLINE void store(mf_format f, void *p, size_t i, uint64_t code)
         break;
     }
     case MF_FP16:
-    case MF_BF16: ((uint16_t *)p)[i] = (uint16_t)code; break;
+    case MF_BF16: {
+        uint16_t v = (uint16_t)code;
+        memcpy((unsigned char *)p + 2 * i, &v, 2);
+        break;
+    }
     case MF_FP4_E2M1: {
         uint8_t *b = (uint8_t *)p + (i >> 1);
         unsigned sh = 4 * (unsigned)(i & 1);

@@ -28,7 +28,7 @@ MF_HD MF_INLINE mf__unpacked mf__unpack(mf__fmt f, uint64_t code)
 {
     mf__unpacked u;
     uint64_t mag = code & mf__fmt_mag_mask(f);
-    uint64_t expf = mag >> f.man;
+    uint64_t efield = mag >> f.man;
     uint64_t mant = mag & (((uint64_t)1 << f.man) - 1);
     int emax_field = (1 << (mf__fmt_mag_bits(f) - f.man)) - 1;
 
@@ -41,7 +41,7 @@ MF_HD MF_INLINE mf__unpacked mf__unpack(mf__fmt f, uint64_t code)
         u.sig = u.cls == MF__CLS_FINITE ? (uint64_t)1 << 63 : 0;
         return u;
     }
-    if ((f.kind == MF__KIND_IEEE && expf == (uint64_t)emax_field) ||
+    if ((f.kind == MF__KIND_IEEE && efield == (uint64_t)emax_field) ||
         (f.kind == MF__KIND_FN && mag == mf__fmt_mag_mask(f))) {
         u.cls = mant ? MF__CLS_NAN : MF__CLS_INF;
         if (f.kind == MF__KIND_FN)
@@ -49,7 +49,7 @@ MF_HD MF_INLINE mf__unpacked mf__unpack(mf__fmt f, uint64_t code)
         u.sig = mant << (64 - f.man);
         return u;
     }
-    if (expf == 0) {
+    if (efield == 0) {
         int lz;
         if (mant == 0) {
             u.cls = MF__CLS_ZERO;
@@ -62,7 +62,7 @@ MF_HD MF_INLINE mf__unpacked mf__unpack(mf__fmt f, uint64_t code)
         u.exp = mf__fmt_emin(f) - lz;
     } else {
         u.sig = (mant | ((uint64_t)1 << f.man)) << (63 - f.man);
-        u.exp = (int32_t)expf - f.bias;
+        u.exp = (int32_t)efield - f.bias;
     }
     u.cls = MF__CLS_FINITE;
     return u;
@@ -101,7 +101,7 @@ MF_HD MF_INLINE uint64_t mf__overflow_code(mf__fmt f, uint32_t sign, mf_round r,
 MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, mf_overflow o, uint32_t rbits,
                                         unsigned *ev)
 {
-    const uint64_t half = (uint64_t)1 << 63;
+    const uint64_t half_ulp = (uint64_t)1 << 63;
     uint32_t sign = mf__fmt_signed(f) ? u.sign : 0u;
     uint64_t sign_bit = (uint64_t)sign << (f.bits - 1);
     int emin = mf__fmt_emin(f);
@@ -158,13 +158,13 @@ MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, m
     }
 
     switch (r) {
-    case MF_ROUND_NEAREST_AWAY: inc = frac >= half; break;
+    case MF_ROUND_NEAREST_AWAY: inc = frac >= half_ulp; break;
     case MF_ROUND_TOWARD_ZERO: inc = 0; break;
     case MF_ROUND_UP: inc = frac != 0 && !sign; break;
     case MF_ROUND_DOWN: inc = frac != 0 && sign; break;
     case MF_ROUND_ODD: inc = 0; break;
     case MF_ROUND_STOCHASTIC: inc = (int)((((frac >> 32) + rbits) >> 32) & 1u); break;
-    default: inc = frac > half || (frac == half && (kept & 1u)); break;
+    default: inc = frac > half_ulp || (frac == half_ulp && (kept & 1u)); break;
     }
 
     /* kept carries the implicit bit for normal values, so one formula covers normal and

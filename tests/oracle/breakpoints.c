@@ -1,0 +1,226 @@
+/* tests/oracle/breakpoints.c - see breakpoints.h. Doubles hold every value, midpoint and binary32
+ * input exactly (at most 12 significant bits, exponents within [-150, 129]), so every comparison
+ * below is exact. */
+#include "breakpoints.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const mfo_fmt formats[] = {
+    {"f16", 16, 5, 10, 15, MFO_KIND_IEEE}, {"bf16", 16, 8, 7, 127, MFO_KIND_IEEE},
+    {"e4m3", 8, 4, 3, 7, MFO_KIND_FN},     {"e5m2", 8, 5, 2, 15, MFO_KIND_IEEE},
+    {"e2m3", 6, 2, 3, 1, MFO_KIND_NONE},   {"e3m2", 6, 3, 2, 3, MFO_KIND_NONE},
+    {"e2m1", 4, 2, 1, 1, MFO_KIND_NONE},   {"e8m0", 8, 8, 0, 127, MFO_KIND_E8M0},
+};
+
+const mfo_fmt *mfo_format(const char *tag)
+{
+    size_t i;
+    for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (strcmp(formats[i].tag, tag) == 0)
+            return &formats[i];
+    return NULL;
+}
+
+static uint32_t mag_mask(const mfo_fmt *f)
+{
+    return f->kind == MFO_KIND_E8M0 ? 0xFFu : (1u << (f->bits - 1)) - 1u;
+}
+
+uint32_t mfo_sign_bit(const mfo_fmt *f) { return f->kind == MFO_KIND_E8M0 ? 0u : 1u << (f->bits - 1); }
+
+uint32_t mfo_max_code(const mfo_fmt *f)
+{
+    switch (f->kind) {
+    case MFO_KIND_IEEE: return mag_mask(f) - (1u << f->mbits); /* below the all-ones exponent */
+    case MFO_KIND_FN: return mag_mask(f) - 1u;                 /* below S.1111.111 */
+    case MFO_KIND_E8M0: return 0xFEu;
+    default: return mag_mask(f);
+    }
+}
+
+double mfo_mag_value(const mfo_fmt *f, uint32_t c)
+{
+    uint32_t e = c >> f->mbits, m = c & ((1u << f->mbits) - 1u);
+    if (f->kind == MFO_KIND_E8M0)
+        return ldexp(1.0, (int)c - 127);
+    if (e == 0)
+        return ldexp((double)m, 1 - f->bias - f->mbits);
+    return ldexp((double)((1u << f->mbits) + m), (int)e - f->bias - f->mbits);
+}
+
+uint32_t mfo_nan_result(const mfo_fmt *f) { return f->kind == MFO_KIND_NONE ? mfo_max_code(f) : mag_mask(f); }
+
+uint32_t mfo_inf_result(const mfo_fmt *f, int negative, int saturate)
+{
+    uint32_t s = negative ? mfo_sign_bit(f) : 0u;
+    if (saturate)
+        return mfo_max_code(f) | s;
+    switch (f->kind) {
+    case MFO_KIND_IEEE: return (mfo_max_code(f) + 1u) | s;
+    case MFO_KIND_FN:
+    case MFO_KIND_E8M0: return mfo_nan_result(f);
+    default: return mfo_max_code(f) | s;
+    }
+}
+
+/* Direction of a mode on the magnitude. */
+enum { DIR_NEAREST_EVEN, DIR_NEAREST_UP, DIR_TOWARD_ZERO, DIR_AWAY };
+
+static int direction(const mfo_fmt *f, mfo_mode m, int negative)
+{
+    int e8 = f->kind == MFO_KIND_E8M0;
+    switch (m) {
+    case MFO_RN: return e8 ? DIR_NEAREST_UP : DIR_NEAREST_EVEN; /* e8m0: a tie goes up */
+    case MFO_RNA: return DIR_NEAREST_UP;
+    case MFO_RZ: return DIR_TOWARD_ZERO;
+    case MFO_RU: return negative && !e8 ? DIR_TOWARD_ZERO : DIR_AWAY;
+    default: return negative && !e8 ? DIR_AWAY : DIR_TOWARD_ZERO;
+    }
+}
+
+uint32_t mfo_overflow_result(const mfo_fmt *f, mfo_mode m, int negative, int saturate)
+{
+    if (direction(f, m, negative) == DIR_TOWARD_ZERO)
+        return mfo_max_code(f) | (negative ? mfo_sign_bit(f) : 0u);
+    return mfo_inf_result(f, negative, saturate);
+}
+
+static double f32_value(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return (double)x;
+}
+
+/* Smallest magnitude pattern u in [0, 0x7F800000] whose value is >= v (or > v); 0x7F800000 (inf)
+ * when no finite binary32 qualifies. Values rise with u, so a binary search finds it. */
+static uint32_t first_u(double v, int strictly)
+{
+    uint32_t lo = 0, hi = 0x7F800000u;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        double x = f32_value(mid);
+        if (strictly ? x > v : x >= v)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static uint32_t mag_to_code(const mfo_fmt *f, mfo_mode m, int saturate, int negative, uint32_t j)
+{
+    if (j > mfo_max_code(f))
+        return mfo_overflow_result(f, m, negative, saturate);
+    return j | (negative ? mfo_sign_bit(f) : 0u);
+}
+
+int mfo_bp_build(mfo_bp *t, const mfo_fmt *f, mfo_mode m, int saturate, int negative)
+{
+    const uint32_t top = mfo_max_code(f) + 1u; /* the virtual code above max */
+    const int dir = direction(f, m, negative);
+    size_t cap = (size_t)top + 4, n = 0;
+    uint32_t j;
+
+    t->n = 0;
+    t->start = (uint32_t *)malloc((cap + 1) * sizeof *t->start);
+    t->code = (uint32_t *)malloc(cap * sizeof *t->code);
+    if (!t->start || !t->code) {
+        mfo_bp_free(t);
+        return -1;
+    }
+    t->start[n] = 0;
+    t->code[n++] = mag_to_code(f, m, saturate, negative, 0);
+    for (j = 1; j <= top; j++) {
+        double lo = mfo_mag_value(f, j - 1), hi = mfo_mag_value(f, j);
+        double mid = (lo + hi) / 2;
+        uint32_t s;
+        if (!(lo < hi))
+            goto fail;
+        switch (dir) {
+        case DIR_NEAREST_EVEN: s = first_u(mid, (j & 1u) != 0); break; /* the tie goes to the even code */
+        case DIR_NEAREST_UP: s = first_u(mid, 0); break;
+        case DIR_TOWARD_ZERO: s = first_u(hi, 0); break;
+        default: s = first_u(lo, 1); break;
+        }
+        if (s >= 0x7F800000u)
+            break; /* this and higher codes need magnitudes beyond binary32 */
+        if (s <= t->start[n - 1])
+            goto fail;
+        t->start[n] = s;
+        t->code[n++] = mag_to_code(f, m, saturate, negative, j);
+    }
+    t->start[n] = 0x7F800000u;
+    t->code[n++] = mfo_inf_result(f, negative, saturate);
+    t->start[n] = 0x7F800001u;
+    t->code[n++] = mfo_nan_result(f);
+    t->start[n] = 0x80000000u;
+    t->n = n;
+    return 0;
+fail:
+    mfo_bp_free(t);
+    return -1;
+}
+
+void mfo_bp_free(mfo_bp *t)
+{
+    free(t->start);
+    free(t->code);
+    t->start = NULL;
+    t->code = NULL;
+    t->n = 0;
+}
+
+uint32_t mfo_bp_lookup(const mfo_bp *t, uint32_t f32_bits)
+{
+    uint32_t u = f32_bits & 0x7FFFFFFFu;
+    size_t lo = 0, hi = t->n - 1; /* the last k with start[k] <= u */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (t->start[mid] <= u)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return t->code[lo];
+}
+
+uint32_t mfo_round_slow(const mfo_fmt *f, mfo_mode m, int saturate, double x)
+{
+    const uint32_t top = mfo_max_code(f) + 1u;
+    int negative = signbit(x) != 0;
+    double a = fabs(x);
+    uint32_t lo = 0, hi = top, k, j;
+    int dir = direction(f, m, negative);
+
+    if (isnan(x))
+        return mfo_nan_result(f);
+    if (isinf(x))
+        return mfo_inf_result(f, negative, saturate);
+    if (a < mfo_mag_value(f, 0)) /* e8m0 only: below 2^-127 */
+        return 0;
+    if (a >= mfo_mag_value(f, top))
+        return mfo_overflow_result(f, m, negative, saturate);
+    while (lo < hi) { /* k: the last code with value <= a */
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (mfo_mag_value(f, mid) <= a)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    k = lo;
+    if (mfo_mag_value(f, k) == a) {
+        j = k;
+    } else {
+        double mid = (mfo_mag_value(f, k) + mfo_mag_value(f, k + 1)) / 2;
+        switch (dir) {
+        case DIR_TOWARD_ZERO: j = k; break;
+        case DIR_AWAY: j = k + 1; break;
+        case DIR_NEAREST_UP: j = a >= mid ? k + 1 : k; break;
+        default: j = a > mid || (a == mid && (k & 1u)) ? k + 1 : k; break;
+        }
+    }
+    return mag_to_code(f, m, saturate, negative, j);
+}

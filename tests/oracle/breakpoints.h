@@ -1,0 +1,85 @@
+/* tests/oracle/breakpoints.h - a rounding oracle for binary32 inputs, built from decision boundaries.
+ *
+ * Written from the format table and rounding rules of the semantics (issue 2), sharing no code
+ * with the library: each format's finite values come from the textbook formula (ldexp of the
+ * fields), and the rounding of a magnitude is a search among those values. Since the result only
+ * changes at a decision boundary (a representable value for directed modes, a midpoint for nearest
+ * modes, the virtual value above max for overflow), one table of boundaries per (format, mode,
+ * policy, sign) answers every binary32 input of that sign: walking |x| bit patterns upwards, the
+ * expected code changes only where the next boundary is passed.
+ */
+#ifndef MF_ORACLE_BREAKPOINTS_H
+#define MF_ORACLE_BREAKPOINTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a format treats its top codes. */
+enum {
+    MFO_KIND_IEEE, /* exponent field all ones: inf (mantissa 0) or NaN */
+    MFO_KIND_FN,   /* no inf; only S.1...1 (all exponent and mantissa bits) is NaN (e4m3) */
+    MFO_KIND_NONE, /* no inf, no NaN: every code is finite (FP6, FP4) */
+    MFO_KIND_E8M0  /* unsigned 2^(code-127), 0xFF NaN, no zero */
+};
+
+/* One format, as in the table of the semantics. */
+typedef struct mfo_fmt {
+    const char *tag; /* "f16", "bf16", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "e8m0" */
+    int bits;        /* storage width */
+    int ebits;       /* exponent field width */
+    int mbits;       /* mantissa field width */
+    int bias;
+    int kind; /* MFO_KIND_* */
+} mfo_fmt;
+
+/* The format with this tag, or NULL. */
+const mfo_fmt *mfo_format(const char *tag);
+
+/* Rounding modes the oracle knows (on the signed value; e8m0 rounds |x|: rd is rz there). */
+typedef enum { MFO_RN, MFO_RNA, MFO_RZ, MFO_RU, MFO_RD } mfo_mode;
+
+/* Largest finite magnitude code (codes 0..max are ordered like their values). */
+uint32_t mfo_max_code(const mfo_fmt *f);
+
+/* Value of magnitude code c by the textbook formula, with an unbounded exponent: c = max + 1 gives
+ * the virtual value just above max (e4m3: 480, f16: 65536, e8m0: 2^128). */
+double mfo_mag_value(const mfo_fmt *f, uint32_t c);
+
+/* Sign bit of the storage width (0 for e8m0). */
+uint32_t mfo_sign_bit(const mfo_fmt *f);
+
+/* Codes of the specials the conversions produce, from the semantics. */
+uint32_t mfo_nan_result(const mfo_fmt *f);                             /* NaN input */
+uint32_t mfo_inf_result(const mfo_fmt *f, int negative, int saturate); /* +-inf input */
+/* A finite input whose rounded magnitude exceeds max. */
+uint32_t mfo_overflow_result(const mfo_fmt *f, mfo_mode m, int negative, int saturate);
+
+/* Expected outputs for all binary32 inputs of one sign: inputs whose magnitude bits u satisfy
+ * start[k] <= u < start[k + 1] give code[k]. start[0] = 0 and start[n] = 0x80000000 (a sentinel),
+ * so the table covers zero, finite values, inf (0x7F800000) and the NaNs. */
+typedef struct mfo_bp {
+    size_t n;
+    uint32_t *start; /* n + 1 entries, strictly increasing */
+    uint32_t *code;  /* n entries: full output codes, sign included */
+} mfo_bp;
+
+/* Build the table; 0 on success, -1 on allocation failure or an internal inconsistency. */
+int mfo_bp_build(mfo_bp *t, const mfo_fmt *f, mfo_mode m, int saturate, int negative);
+void mfo_bp_free(mfo_bp *t);
+
+/* The expected code for one input's bits (binary search; the table must have the input's sign). */
+uint32_t mfo_bp_lookup(const mfo_bp *t, uint32_t f32_bits);
+
+/* Slow independent reference for one input (any finite or special double): nearest-value search
+ * over the format's value list. Used to cross-check the tables. */
+uint32_t mfo_round_slow(const mfo_fmt *f, mfo_mode m, int saturate, double x);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MF_ORACLE_BREAKPOINTS_H */

@@ -1,0 +1,564 @@
+/* tests/test_exhaustive.c - every binary32 input, one format per process (argv[1] = format tag).
+ *
+ * The scalar sweep visits all 2^32 inputs once, in bit-pattern order, and converts each with the
+ * inline mf_from_f32 in ten ways: rn, rna, rz, ru and rd, each under the IEEE and the saturating
+ * overflow policy. Each result is compared with the breakpoint oracle (oracle/breakpoints.c): the
+ * inputs of one sign are visited in ascending magnitude, so the expected code comes from a cursor
+ * into a table of decision boundaries, O(1) per input. Doing the ten conversions of one input
+ * together lets the compiler share their unpacking (less than half the time of ten sweeps).
+ *
+ * The bulk sweeps run mf_convert over the same inputs in chunks of 64 Ki elements and compare with
+ * the oracle too (so also with the scalar): every input for rn; for the other modes the chunks c
+ * with c % 32 in {0, 31}, i.e. 1/16 of the inputs, including the neighbourhood of every aligned
+ * power-of-two boundary (the portable mf_convert costs ~4 ns per element; all inputs for all modes
+ * would take ~25 CPU-minutes).
+ *
+ * Digest of a sweep, printed as `digest <fmt> <mode> <policy> <16 hex digits>`: the inputs, in
+ * bit-pattern order, form 2^18 blocks of 2^14; block b (inputs b * 2^14 + j, output codes w_j) has
+ *     S1 = sum of w_j,  S2 = sum of j * w_j  (both mod 2^32)
+ * and the digest is the sum over b of mix64((S2 << 32 | S1) + b * 0x9E3779B97F4A7C15) mod 2^64, with
+ * mix64 the SplitMix64 finaliser. Sums do not depend on the order of evaluation, so a SIMD or GPU
+ * backend can reproduce the digest with any split or reduction; one changed code changes S1 and two
+ * swapped codes change S2, so either changes the digest.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <minifloat.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mf_test.h"
+#include "oracle/breakpoints.h"
+
+/* Each sweep function is flattened, so that the inline conversion is specialised for its constant
+ * format, mode and policy. */
+#if defined(__GNUC__) || defined(__clang__)
+#define EX_FORCE_INLINE static inline __attribute__((always_inline))
+#define EX_FLATTEN __attribute__((flatten))
+#define EX_NOINLINE __attribute__((noinline))
+#else
+#define EX_FORCE_INLINE static inline
+#define EX_FLATTEN
+#define EX_NOINLINE
+#endif
+
+#define SWEEP_TIMEOUT 900
+#define NCOMBO 10       /* modes x policies; combo i = mode i / 2, policy i % 2 */
+#define SCHUNK 16384u   /* inputs per digest block */
+#define BCHUNK 65536u   /* inputs per bulk call */
+#define BULK_STRIDE 32u /* non-rn bulk sweeps check chunks c with c % BULK_STRIDE in {0, BULK_STRIDE-1} */
+
+typedef struct {
+    mf_format fmt;
+    const char *tag; /* the oracle's name of the same format */
+} fmt_entry;
+
+static const fmt_entry formats[] = {
+    {MF_FP16, "f16"},      {MF_BF16, "bf16"},     {MF_FP8_E4M3, "e4m3"}, {MF_FP8_E5M2, "e5m2"},
+    {MF_FP6_E2M3, "e2m3"}, {MF_FP6_E3M2, "e3m2"}, {MF_FP4_E2M1, "e2m1"}, {MF_E8M0, "e8m0"},
+};
+
+typedef struct {
+    mf_round round;
+    mfo_mode oracle;
+    const char *name;
+} mode_entry;
+
+static const mode_entry modes[] = {
+    {MF_ROUND_NEAREST_EVEN, MFO_RN, "rn"}, {MF_ROUND_NEAREST_AWAY, MFO_RNA, "rna"},
+    {MF_ROUND_TOWARD_ZERO, MFO_RZ, "rz"},  {MF_ROUND_UP, MFO_RU, "ru"},
+    {MF_ROUND_DOWN, MFO_RD, "rd"},
+};
+#define NMODES 5
+
+static const char *policy_names[] = {"ieee", "sat"};
+
+/* The format under test (set by main before the suite runs; forked tests inherit it). */
+static const fmt_entry *g_fmt;
+
+static float g_src[BCHUNK];
+static uint16_t g_dst[BCHUNK]; /* 2-byte elements fit every destination layout */
+
+static double now_s(clockid_t id)
+{
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* SplitMix64's finaliser. */
+EX_FORCE_INLINE uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+EX_FORCE_INLINE float f32_from_bits(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* The oracle's tables of one format: tab[combo][sign]. */
+typedef struct {
+    mfo_bp tab[NCOMBO][2];
+} oracle_set;
+
+static void build_tables(oracle_set *o, const mfo_fmt *of)
+{
+    int i, neg;
+    memset(o, 0, sizeof *o);
+    for (i = 0; i < NCOMBO; i++)
+        for (neg = 0; neg < 2; neg++)
+            ck_assert_int_eq(mfo_bp_build(&o->tab[i][neg], of, modes[i / 2].oracle, i % 2, neg), 0);
+}
+
+static void free_tables(oracle_set *o)
+{
+    int i, neg;
+    for (i = 0; i < NCOMBO; i++)
+        for (neg = 0; neg < 2; neg++)
+            mfo_bp_free(&o->tab[i][neg]);
+}
+
+/* ---- the scalar sweep ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t visited;
+    uint64_t digest[NCOMBO], bad[NCOMBO];
+    uint32_t s1[NCOMBO], s2[NCOMBO]; /* the digest sums of the current block */
+    uint32_t first_in[NCOMBO], first_got[NCOMBO], first_want[NCOMBO];
+} scalar_result;
+
+/* The rare path: some conversion in inputs base + [j0, j1) differs from the expected codes. Redo
+ * them one by one, count and record the mismatches, and correct the block's digest sums (which the
+ * hot loop accumulated as if every code were the expected one). */
+static EX_NOINLINE void account_mismatches(mf_format F, uint32_t base, uint32_t j0, uint32_t j1,
+                                           const uint32_t *want, scalar_result *res)
+{
+    uint32_t i, j;
+    for (i = 0; i < NCOMBO; i++)
+        for (j = j0; j < j1; j++) {
+            uint32_t got =
+                mf_from_f32(F, f32_from_bits(base | j), modes[i / 2].round, (mf_overflow)(i % 2), 0);
+            if (got == want[i])
+                continue;
+            if (res->bad[i]++ == 0) {
+                res->first_in[i] = base | j;
+                res->first_got[i] = got;
+                res->first_want[i] = want[i];
+            }
+            res->s1[i] += got - want[i];
+            res->s2[i] += (got - want[i]) * j;
+        }
+}
+
+#define EX_CONV(i, R, O) acc |= mf_from_f32(F, x, R, O, 0) ^ want[i]
+
+/* F is a constant at every call site. The hot loop only converts and compares; a block's digest
+ * sums come from the runs of equal expected codes (O(1) per run), corrected on a mismatch. */
+EX_FORCE_INLINE void scalar_sweep(mf_format F, const oracle_set *o, scalar_result *res)
+{
+    size_t k[NCOMBO] = {0};
+    uint32_t c, i;
+
+    for (c = 0; c < ((uint64_t)1 << 32) / SCHUNK; c++) {
+        const int neg = (int)(c >> 17);
+        const uint32_t base = c * SCHUNK, ubase = base & 0x7FFFFFFFu;
+        uint32_t j0 = 0, j;
+        if ((c & 0x1FFFFu) == 0) /* a new sign: magnitudes start again from zero */
+            for (i = 0; i < NCOMBO; i++)
+                k[i] = 0;
+        for (i = 0; i < NCOMBO; i++)
+            res->s1[i] = res->s2[i] = 0;
+        while (j0 < SCHUNK) {
+            uint32_t want[NCOMBO], j1 = SCHUNK, acc = 0;
+            uint64_t n, jsum;
+            for (i = 0; i < NCOMBO; i++) { /* cut the block where any expected code changes */
+                const mfo_bp *t = &o->tab[i][neg];
+                while (t->start[k[i] + 1] <= ubase + j0)
+                    k[i]++;
+                want[i] = t->code[k[i]];
+                if (t->start[k[i] + 1] - ubase < j1)
+                    j1 = t->start[k[i] + 1] - ubase;
+            }
+            for (j = j0; j < j1; j++) {
+                const float x = f32_from_bits(base | j);
+                EX_CONV(0, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);
+                EX_CONV(1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE);
+                EX_CONV(2, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_IEEE);
+                EX_CONV(3, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_SATURATE);
+                EX_CONV(4, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_IEEE);
+                EX_CONV(5, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_SATURATE);
+                EX_CONV(6, MF_ROUND_UP, MF_OVERFLOW_IEEE);
+                EX_CONV(7, MF_ROUND_UP, MF_OVERFLOW_SATURATE);
+                EX_CONV(8, MF_ROUND_DOWN, MF_OVERFLOW_IEEE);
+                EX_CONV(9, MF_ROUND_DOWN, MF_OVERFLOW_SATURATE);
+                res->visited++;
+            }
+            n = j1 - j0;
+            jsum = (uint64_t)(j0 + j1 - 1) * n / 2; /* j0 + ... + (j1 - 1) */
+            for (i = 0; i < NCOMBO; i++) {
+                res->s1[i] += (uint32_t)(want[i] * n);
+                res->s2[i] += (uint32_t)(want[i] * jsum);
+            }
+            if (acc)
+                account_mismatches(F, base, j0, j1, want, res);
+            j0 = j1;
+        }
+        for (i = 0; i < NCOMBO; i++)
+            res->digest[i] +=
+                mix64(((uint64_t)res->s2[i] << 32 | res->s1[i]) + (uint64_t)c * 0x9E3779B97F4A7C15u);
+    }
+}
+
+#define SCALAR_FN(name, F)                                                                                   \
+    static EX_FLATTEN void scalar_##name(const oracle_set *o, scalar_result *res) { scalar_sweep(F, o, res); }
+
+SCALAR_FN(f16, MF_FP16)
+SCALAR_FN(bf16, MF_BF16)
+SCALAR_FN(e4m3, MF_FP8_E4M3)
+SCALAR_FN(e5m2, MF_FP8_E5M2)
+SCALAR_FN(e2m3, MF_FP6_E2M3)
+SCALAR_FN(e3m2, MF_FP6_E3M2)
+SCALAR_FN(e2m1, MF_FP4_E2M1)
+SCALAR_FN(e8m0, MF_E8M0)
+
+static void run_scalar(mf_format F, const oracle_set *o, scalar_result *res)
+{
+    switch (F) {
+    case MF_FP16: scalar_f16(o, res); break;
+    case MF_BF16: scalar_bf16(o, res); break;
+    case MF_FP8_E4M3: scalar_e4m3(o, res); break;
+    case MF_FP8_E5M2: scalar_e5m2(o, res); break;
+    case MF_FP6_E2M3: scalar_e2m3(o, res); break;
+    case MF_FP6_E3M2: scalar_e3m2(o, res); break;
+    case MF_FP4_E2M1: scalar_e2m1(o, res); break;
+    case MF_E8M0: scalar_e8m0(o, res); break;
+    default: break;
+    }
+}
+
+START_TEST(test_scalar_sweep)
+{
+    const mfo_fmt *of = mfo_format(g_fmt->tag);
+    oracle_set *o = (oracle_set *)malloc(sizeof *o);
+    scalar_result *res = (scalar_result *)calloc(1, sizeof *res);
+    double t0, c0, dt, dc;
+    int i, failed = 0;
+
+    ck_assert_ptr_nonnull(of);
+    ck_assert_ptr_nonnull(o);
+    ck_assert_ptr_nonnull(res);
+    build_tables(o, of);
+    t0 = now_s(CLOCK_MONOTONIC);
+    c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+    run_scalar(g_fmt->fmt, o, res);
+    dt = now_s(CLOCK_MONOTONIC) - t0;
+    dc = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    free_tables(o);
+    free(o);
+
+    for (i = 0; i < NCOMBO; i++)
+        printf("digest %s %s %s %016" PRIx64 "\n", g_fmt->tag, modes[i / 2].name, policy_names[i % 2],
+               res->digest[i]);
+    printf("time %s scalar sweep, 10 x 2^32 conversions: %.1f s wall, %.1f s cpu\n", g_fmt->tag, dt, dc);
+    for (i = 0; i < NCOMBO; i++)
+        if (res->bad[i]) {
+            failed = 1;
+            printf("FAIL %s %s %s: %" PRIu64 " inputs differ from the oracle; first 0x%08" PRIx32
+                   ": got 0x%" PRIx32 ", want 0x%" PRIx32 "\n",
+                   g_fmt->tag, modes[i / 2].name, policy_names[i % 2], res->bad[i], res->first_in[i],
+                   res->first_got[i], res->first_want[i]);
+        }
+    fflush(stdout);
+    ck_assert_msg(res->visited == (uint64_t)1 << 32, "%s: visited %" PRIu64 " inputs, want 2^32", g_fmt->tag,
+                  res->visited);
+    ck_assert_msg(!failed, "%s: mf_from_f32 differs from the oracle (see the FAIL lines)", g_fmt->tag);
+    free(res);
+}
+END_TEST
+
+/* ---- the bulk sweeps ------------------------------------------------------------------------- */
+
+/* Element j of a bulk output array in format F's layout. */
+EX_FORCE_INLINE uint32_t bulk_code(mf_format F, uint32_t j)
+{
+    const uint8_t *b = (const uint8_t *)g_dst;
+    switch (F) {
+    case MF_FP16:
+    case MF_BF16: return g_dst[j];
+    case MF_FP4_E2M1: return (uint32_t)(b[j >> 1] >> (4 * (j & 1u))) & 0xFu;
+    default: return b[j];
+    }
+}
+
+typedef struct {
+    uint64_t checked, bad;
+    uint32_t first_in, first_got, first_want;
+    int status;
+} bulk_result;
+
+EX_FORCE_INLINE void bulk_sweep(mf_format F, mf_round R, mf_overflow O, const mfo_bp *const tab[2],
+                                uint32_t stride, bulk_result *res)
+{
+    mf_opts opts;
+    size_t k = 0;
+    uint32_t c;
+
+    memset(&opts, 0, sizeof opts);
+    opts.round = R;
+    opts.overflow = O;
+    for (c = 0; c < ((uint64_t)1 << 32) / BCHUNK; c++) {
+        const mfo_bp *t = tab[c >> 15];
+        const uint32_t base = c * BCHUNK, ubase = base & 0x7FFFFFFFu;
+        uint32_t j0 = 0, j;
+        int st;
+        if ((c & 0x7FFFu) == 0)
+            k = 0;
+        if (c % stride != 0 && c % stride != stride - 1)
+            continue;
+        for (j = 0; j < BCHUNK; j++)
+            g_src[j] = f32_from_bits(base | j);
+        st = mf_convert(F, g_dst, MF_FP32, g_src, BCHUNK, &opts);
+        if (st != MF_OK) {
+            res->status = st;
+            return;
+        }
+        while (j0 < BCHUNK) {
+            uint32_t j1 = BCHUNK, want, acc = 0;
+            while (t->start[k + 1] <= ubase + j0)
+                k++;
+            want = t->code[k];
+            if (t->start[k + 1] - ubase < j1)
+                j1 = t->start[k + 1] - ubase;
+            for (j = j0; j < j1; j++)
+                acc |= bulk_code(F, j) ^ want;
+            if (acc)
+                for (j = j0; j < j1; j++)
+                    if (bulk_code(F, j) != want && res->bad++ == 0) {
+                        res->first_in = base | j;
+                        res->first_got = bulk_code(F, j);
+                        res->first_want = want;
+                    }
+            res->checked += j1 - j0;
+            j0 = j1;
+        }
+    }
+}
+
+#define BULK_FN(name, F)                                                                                     \
+    static EX_FLATTEN void bulk_##name(mf_round R, mf_overflow O, const mfo_bp *const tab[2],                \
+                                       uint32_t stride, bulk_result *res)                                    \
+    {                                                                                                        \
+        bulk_sweep(F, R, O, tab, stride, res);                                                               \
+    }
+
+BULK_FN(f16, MF_FP16)
+BULK_FN(bf16, MF_BF16)
+BULK_FN(e4m3, MF_FP8_E4M3)
+BULK_FN(e5m2, MF_FP8_E5M2)
+BULK_FN(e2m3, MF_FP6_E2M3)
+BULK_FN(e3m2, MF_FP6_E3M2)
+BULK_FN(e2m1, MF_FP4_E2M1)
+BULK_FN(e8m0, MF_E8M0)
+
+static void run_bulk(mf_format F, mf_round R, mf_overflow O, const mfo_bp *const tab[2], uint32_t stride,
+                     bulk_result *res)
+{
+    switch (F) {
+    case MF_FP16: bulk_f16(R, O, tab, stride, res); break;
+    case MF_BF16: bulk_bf16(R, O, tab, stride, res); break;
+    case MF_FP8_E4M3: bulk_e4m3(R, O, tab, stride, res); break;
+    case MF_FP8_E5M2: bulk_e5m2(R, O, tab, stride, res); break;
+    case MF_FP6_E2M3: bulk_e2m3(R, O, tab, stride, res); break;
+    case MF_FP6_E3M2: bulk_e3m2(R, O, tab, stride, res); break;
+    case MF_FP4_E2M1: bulk_e2m1(R, O, tab, stride, res); break;
+    case MF_E8M0: bulk_e8m0(R, O, tab, stride, res); break;
+    default: break;
+    }
+}
+
+/* _i = combo (mode * 2 + policy) */
+START_TEST(test_bulk_sweep)
+{
+    const mode_entry *m = &modes[_i / 2];
+    const mf_overflow pol = (mf_overflow)(_i % 2);
+    const mfo_fmt *of = mfo_format(g_fmt->tag);
+    const uint32_t stride = m->round == MF_ROUND_NEAREST_EVEN ? 1u : BULK_STRIDE;
+    const uint64_t expect = stride == 1 ? (uint64_t)1 << 32 : ((uint64_t)1 << 32) / stride * 2;
+    mfo_bp tab[2];
+    const mfo_bp *tp[2];
+    bulk_result res;
+    double t0, c0, dt, dc;
+
+    ck_assert_ptr_nonnull(of);
+    ck_assert_int_eq(mfo_bp_build(&tab[0], of, m->oracle, (int)pol, 0), 0);
+    ck_assert_int_eq(mfo_bp_build(&tab[1], of, m->oracle, (int)pol, 1), 0);
+    tp[0] = &tab[0];
+    tp[1] = &tab[1];
+    memset(&res, 0, sizeof res);
+    t0 = now_s(CLOCK_MONOTONIC);
+    c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+    run_bulk(g_fmt->fmt, m->round, pol, tp, stride, &res);
+    dt = now_s(CLOCK_MONOTONIC) - t0;
+    dc = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    mfo_bp_free(&tab[0]);
+    mfo_bp_free(&tab[1]);
+    printf("time %s %s %s bulk sweep, %" PRIu64 " inputs: %.1f s wall, %.1f s cpu\n", g_fmt->tag, m->name,
+           policy_names[pol], res.checked, dt, dc);
+    fflush(stdout);
+
+    ck_assert_msg(res.status == MF_OK, "%s %s %s: mf_convert returned %d", g_fmt->tag, m->name,
+                  policy_names[pol], res.status);
+    ck_assert_msg(res.checked == expect, "%s %s %s: bulk checked %" PRIu64 " inputs, want %" PRIu64,
+                  g_fmt->tag, m->name, policy_names[pol], res.checked, expect);
+    ck_assert_msg(res.bad == 0,
+                  "%s %s %s: mf_convert differs from the oracle on %" PRIu64 " inputs; first 0x%08" PRIx32
+                  ": got 0x%" PRIx32 ", want 0x%" PRIx32,
+                  g_fmt->tag, m->name, policy_names[pol], res.bad, res.first_in, res.first_got,
+                  res.first_want);
+}
+END_TEST
+
+/* ---- the oracle's own checks ----------------------------------------------------------------- */
+
+/* The tables agree with the slow nearest-value search at every boundary, one pattern either side
+ * of it, and on a spread of other patterns. */
+START_TEST(test_oracle_tables)
+{
+    const mode_entry *m = &modes[_i / 2];
+    const int sat = _i % 2;
+    const mfo_fmt *of = mfo_format(g_fmt->tag);
+    uint64_t checked = 0;
+    int neg;
+
+    ck_assert_ptr_nonnull(of);
+    for (neg = 0; neg < 2; neg++) {
+        const uint32_t s = neg ? 0x80000000u : 0u;
+        mfo_bp t;
+        size_t k;
+        uint32_t u;
+        ck_assert_int_eq(mfo_bp_build(&t, of, m->oracle, sat, neg), 0);
+        for (k = 0; k < t.n; k++) {
+            int d;
+            for (d = -1; d <= 1; d++) {
+                uint32_t p = t.start[k] + (uint32_t)d;
+                uint32_t want;
+                if (p > 0x7FFFFFFFu)
+                    continue;
+                want = mfo_round_slow(of, m->oracle, sat, (double)f32_from_bits(s | p));
+                MF_EXPECT(mfo_bp_lookup(&t, s | p) == want, "%s %s %d: 0x%08x table 0x%x slow 0x%x", of->tag,
+                          m->name, sat, s | p, mfo_bp_lookup(&t, s | p), want);
+                checked++;
+            }
+        }
+        for (u = 0; u < 0x7FFFFFFFu - 999983u; u += 999983u) {
+            uint32_t want = mfo_round_slow(of, m->oracle, sat, (double)f32_from_bits(s | u));
+            MF_EXPECT(mfo_bp_lookup(&t, s | u) == want, "%s %s %d: 0x%08x table 0x%x slow 0x%x", of->tag,
+                      m->name, sat, s | u, mfo_bp_lookup(&t, s | u), want);
+            checked++;
+        }
+        mfo_bp_free(&t);
+    }
+    ck_assert_uint_gt(checked, 2 * 2000);
+}
+END_TEST
+
+static uint32_t oracle_rn(const char *tag, int sat, float x)
+{
+    return mfo_round_slow(mfo_format(tag), MFO_RN, sat, (double)x);
+}
+
+/* Hand-derived cases from the semantics, checked against the oracle itself (not the library). */
+START_TEST(test_oracle_anchors)
+{
+    /* e4m3: 464 is the midpoint of 448 (0x7E, even) and the virtual 480; 465 overflows. */
+    ck_assert_uint_eq(oracle_rn("e4m3", 0, 464.0f), 0x7E);
+    ck_assert_uint_eq(oracle_rn("e4m3", 0, 465.0f), 0x7F);
+    ck_assert_uint_eq(oracle_rn("e4m3", 0, -465.0f), 0x7F); /* the NaN has its sign clear */
+    ck_assert_uint_eq(oracle_rn("e4m3", 1, -465.0f), 0xFE);
+    /* e5m2: 61440 is the midpoint of 57344 (0x7B, odd) and 65536 (even): overflow. */
+    ck_assert_uint_eq(oracle_rn("e5m2", 0, 61440.0f), 0x7C);
+    ck_assert_uint_eq(oracle_rn("e5m2", 1, 61440.0f), 0x7B);
+    ck_assert_uint_eq(oracle_rn("e5m2", 0, 61439.0f), 0x7B);
+    /* f16: 65520 is the midpoint of 65504 (0x7BFF, odd) and 65536. */
+    ck_assert_uint_eq(oracle_rn("f16", 0, 65520.0f), 0x7C00);
+    ck_assert_uint_eq(oracle_rn("f16", 0, 65519.0f), 0x7BFF);
+    ck_assert_uint_eq(oracle_rn("f16", 0, -0.0f), 0x8000);
+    ck_assert_uint_eq(oracle_rn("f16", 0, 0x1p-25f), 0x0000); /* tie with 0x0001 goes to even */
+    ck_assert_uint_eq(oracle_rn("f16", 0, 0x1.000002p-25f), 0x0001);
+    ck_assert_uint_eq(oracle_rn("bf16", 0, 1.0f + 0x1p-8f), 0x3F80); /* tie, 0x3F80 even */
+    ck_assert_uint_eq(oracle_rn("bf16", 0, 1.0f + 3 * 0x1p-8f), 0x3F82);
+    /* e2m1: 5.0 is the midpoint of 4 (0x6) and 6 (0x7); 0.25 of 0 and 0.5. */
+    ck_assert_uint_eq(oracle_rn("e2m1", 0, 5.0f), 0x6);
+    ck_assert_uint_eq(oracle_rn("e2m1", 0, 0.25f), 0x0);
+    ck_assert_uint_eq(oracle_rn("e2m1", 0, -0.25f), 0x8);
+    ck_assert_uint_eq(oracle_rn("e2m1", 0, 100.0f), 0x7);
+    ck_assert_uint_eq(oracle_rn("e2m1", 0, -100.0f), 0xF);
+    ck_assert_uint_eq(oracle_rn("e2m3", 0, 7.75f), 0x1F);
+    ck_assert_uint_eq(oracle_rn("e3m2", 0, -30.0f), 0x3F);
+    /* e8m0: ties go up; |x| is used; tiny inputs clamp to code 0. */
+    ck_assert_uint_eq(oracle_rn("e8m0", 0, 1.5f), 0x80);
+    ck_assert_uint_eq(oracle_rn("e8m0", 0, 3.0f), 0x81);
+    ck_assert_uint_eq(oracle_rn("e8m0", 0, -1.0f), 0x7F);
+    ck_assert_uint_eq(oracle_rn("e8m0", 0, 0.0f), 0x00);
+    ck_assert_uint_eq(oracle_rn("e8m0", 0, 0x1p-128f), 0x00);
+    ck_assert_uint_eq(oracle_rn("e8m0", 0, 0x1.8p127f), 0xFF);
+    ck_assert_uint_eq(oracle_rn("e8m0", 1, 0x1.8p127f), 0xFE);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("e8m0"), MFO_RU, 0, 0x1.000002p127), 0xFF);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("e8m0"), MFO_RD, 0, -3.0), 0x80);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("e8m0"), MFO_RU, 0, -3.0), 0x81);
+    /* Directed overflow: ru of a negative value stays finite; rd of it goes to -inf. */
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("e4m3"), MFO_RU, 0, -1000.0), 0xFE);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("e4m3"), MFO_RD, 0, -1000.0), 0x7F);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("f16"), MFO_RZ, 0, 1e30), 0x7BFF);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("f16"), MFO_RZ, 0, -(double)INFINITY), 0xFC00);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("f16"), MFO_RN, 1, (double)INFINITY), 0x7BFF);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("bf16"), MFO_RN, 0, -(double)NAN), 0x7FFF);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("e5m2"), MFO_RU, 0, 0x1p-18), 0x01);
+}
+END_TEST
+
+static Suite *exhaustive_suite(void)
+{
+    Suite *s = suite_create("exhaustive");
+    TCase *tc = tcase_create("oracle");
+    tcase_add_test(tc, test_oracle_anchors);
+    tcase_add_loop_test(tc, test_oracle_tables, 0, NCOMBO);
+    tcase_set_timeout(tc, 300);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("scalar");
+    tcase_add_test(tc, test_scalar_sweep);
+    tcase_set_timeout(tc, SWEEP_TIMEOUT);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("bulk");
+    tcase_add_loop_test(tc, test_bulk_sweep, 0, NCOMBO);
+    tcase_set_timeout(tc, SWEEP_TIMEOUT);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0>\n", argv[0]);
+        return 2;
+    }
+    for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (strcmp(formats[i].tag, argv[1]) == 0)
+            g_fmt = &formats[i];
+    if (!g_fmt) {
+        fprintf(stderr, "unknown format %s\n", argv[1]);
+        return 2;
+    }
+    return mf_run_suite(exhaustive_suite());
+}
