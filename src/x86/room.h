@@ -250,19 +250,38 @@ static void room_decode_counts(const uint32_t *b, size_t n, int f32_out, k_count
     }
 }
 
+/* ---- streaming the output of very large calls ---------------------------------------------------------
+ * An output far larger than the caches is written with non-temporal stores, so that DRAM is not also
+ * read for ownership of every line written: each block is converted into an L1 buffer as usual,
+ * then copied out with streaming stores (the copy costs little next to the DRAM traffic saved). */
+enum { ROOM_STREAM_BYTES = 16 << 20 };
+
+static void room_stream_copy(void *dst, const void *src, size_t bytes)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    size_t head = (size_t)(-(uintptr_t)d & 63u), i;
+    if (head > bytes)
+        head = bytes;
+    memcpy(d, s, head);
+    for (i = head; i + 64 <= bytes; i += 64)
+        v_stream_line(d + i, s + i);
+    memcpy(d + i, s + i, bytes - i);
+}
+
 /* ---- the room's convert ------------------------------------------------------------------------------ */
 static void room_portable(mf_format d, void *dst, mf_format s, const void *src, size_t from, size_t to,
                           const mf_opts *o, k_counts *ct, int count)
 {
-    mf_opts po = *o;
+    mf_opts po;
     mf_stats st;
-    size_t sb = mf_storage_bytes(s, from), db = mf_storage_bytes(d, from);
+    size_t sb, db;
     if (to <= from)
         return;
-    if (s == MF_FP4_E2M1) /* from is even here: whole bytes */
-        sb = from / 2;
-    if (d == MF_FP4_E2M1)
-        db = from / 2;
+    po = *o;
+    /* from is even here, so packed e2m1 starts on a whole byte */
+    sb = s == MF_FP4_E2M1 ? from / 2 : from * (size_t)((mf__fmt_get(s).bits + 7) / 8);
+    db = d == MF_FP4_E2M1 ? from / 2 : from * (size_t)((mf__fmt_get(d).bits + 7) / 8);
     po.sr_offset = o->sr_offset + from;
     mf__room_portable.convert(d, (uint8_t *)dst + db, s, (const uint8_t *)src + sb, to - from, &po, count ? &st : NULL);
     if (count) {
@@ -297,6 +316,8 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
     k_counts ct = {0, 0, 0, 0, 0};
     k_philox_keys ks;
     uint32_t buf[ROOM_BLOCK];
+    uint64_t obuf[ROOM_BLOCK]; /* a block's output when streaming: 8 bytes an element at most */
+    int stream;
     size_t head = 0, end, blk, m;
     unsigned csr;
 
@@ -311,6 +332,7 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
         k_philox_keys_init(&ks, o->seed);
     }
     end = head + (n - head) / MF_VL * MF_VL;
+    stream = n >= ROOM_STREAM_BYTES / 8 && mf_storage_bytes(d, n) >= ROOM_STREAM_BYTES;
     room_portable(d, dst, s, src, 0, head, o, &ct, count);
 
     /* no FTZ, no DAZ, round to nearest, exceptions masked: written only if the caller's differs
@@ -319,12 +341,14 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
     if ((csr & 0xFFC0u) != 0x1F80u)
         _mm_setcsr((csr & ~0xE040u) | 0x1F80u);
     for (blk = head; blk < end; blk += m) {
-        size_t i;
-        m = end - blk < ROOM_BLOCK ? end - blk : ROOM_BLOCK;
-        if (s == MF_FP32 && d != MF_FP64) /* nothing to stage: one pass over the whole range */
-            m = end - blk;
+        size_t i, dbytes = d == MF_FP4_E2M1 ? 0 : (size_t)((mf__fmt_get(d).bits + 7) / 8);
         const uint32_t *b32;
-        void *dp = (uint8_t *)dst + (d == MF_FP4_E2M1 ? blk / 2 : blk * (size_t)((mf__fmt_get(d).bits + 7) / 8));
+        void *final = (uint8_t *)dst + (d == MF_FP4_E2M1 ? blk / 2 : blk * dbytes), *dp = final;
+        m = end - blk < ROOM_BLOCK ? end - blk : ROOM_BLOCK;
+        if (s == MF_FP32 && d != MF_FP64 && !stream) /* nothing to stage: one pass over the whole range */
+            m = end - blk;
+        if (stream)
+            dp = obuf;
         /* stage 1: the block as binary32 */
         if (s == MF_FP32) {
             b32 = (const uint32_t *)src + blk;
@@ -349,23 +373,22 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
                         vu sat = v_or(v_and(u, v_set1(0x80000000u)), v_set1(0x7F7FFFFFu));
                         v_store_u32(out + i, v_blend(v_eq(a, v_set1(0x7F800000u)), u, sat));
                     }
-                continue;
+                b32 = NULL; /* done */
+            } else {
+                b32 = buf;
             }
-            b32 = buf;
         } else {
             uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
             const uint8_t *sp = (const uint8_t *)src + (s == MF_FP4_E2M1 ? blk / 2 : blk * (size_t)((mf__fmt_get(s).bits + 7) / 8));
             room_decode(s, out, sp, m);
-            if (d == MF_FP32 || d == MF_FP64) {
-                if (count)
-                    room_decode_counts(out, m, d == MF_FP32, &ct);
-                if (d == MF_FP32)
-                    continue;
-            }
-            b32 = buf;
+            if (count && (d == MF_FP32 || d == MF_FP64))
+                room_decode_counts(out, m, d == MF_FP32, &ct);
+            b32 = d == MF_FP32 ? NULL : buf;
         }
         /* stage 2: binary32 -> destination */
-        if (d == MF_FP64) {
+        if (!b32) {
+            /* the destination is binary32 and stage 1 wrote it */
+        } else if (d == MF_FP64) {
             if (count && s == MF_FP32)
                 room_decode_counts(b32, m, 0, &ct);
             for (i = 0; i < m; i += MF_VL)
@@ -373,7 +396,11 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
         } else {
             room_round(d, dp, b32, m, o->round, o->overflow, count, &ks, o->sr_offset + blk, &ct);
         }
+        if (stream)
+            room_stream_copy(final, obuf, d == MF_FP4_E2M1 ? m / 2 : m * dbytes);
     }
+    if (stream)
+        _mm_sfence(); /* order the streaming stores before the caller's */
     if (_mm_getcsr() != csr)
         _mm_setcsr(csr);
 

@@ -4,7 +4,10 @@
 
 /* f32 -> f16 with vcvtps2ph (rn, rz, ru, rd; IEEE overflow). hw_f16_special flags the lanes the
  * instruction gets wrong for us (NaN: it keeps payloads), hw_f16_fix mends them. */
-MF_V vm hw_f16_special(vu u) { return _mm512_fpclass_ps_mask(_mm512_castsi512_ps(u), 0x81); /* QNaN, SNaN */ }
+MF_V vm hw_f16_special(vu u)
+{
+    return _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)), _mm512_set1_epi32(0x7F800000));
+}
 
 MF_V void hw_f16_plain(uint16_t *p, vu u, const mf_round r)
 {

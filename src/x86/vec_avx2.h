@@ -120,3 +120,10 @@ MF_V vu v_philox_round(vu c, vu key)
 /* Philox counter step: MF_VL / 4 = 2 blocks, added to the low counter word of each block. */
 MF_V vu v_philox_step(void) { return _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2); }
 MF_V int m_any(vm a) { return !_mm256_testz_si256(a, a); }
+
+/* Copy one 64-byte line to a 64-byte-aligned destination with non-temporal stores. */
+MF_V void v_stream_line(void *dst, const void *src)
+{
+    _mm256_stream_si256((__m256i *)dst, _mm256_loadu_si256((const __m256i *)src));
+    _mm256_stream_si256((__m256i *)dst + 1, _mm256_loadu_si256((const __m256i *)src + 1));
+}
