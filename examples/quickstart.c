@@ -7,7 +7,9 @@ int main(void)
     float x[4] = {3.14159f, 464.0f, 1e5f, 0.003f};
     uint8_t q[4];
     mf_stats st;
-    mf_opts opts = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 0, 0, &st, 0};
+    mf_opts opts = {0}; /* rn, one thread; then what differs: */
+    opts.overflow = MF_OVERFLOW_SATURATE;
+    opts.stats = &st;
     int i;
 
     mf_e4m3_t one = mf_f32_to_e4m3_rn_sat(x[0]); /* one value, inline */

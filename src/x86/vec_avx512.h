@@ -110,4 +110,8 @@ MF_V vu v_philox_step(void) { return _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0,
 MF_V int m_any(vm a) { return a != 0; }
 
 /* Copy one 64-byte line to a 64-byte-aligned destination with a non-temporal store. */
-MF_V void v_stream_line(void *dst, const void *src) { _mm512_stream_si512((__m512i *)dst, _mm512_loadu_si512(src)); }
+MF_V void v_stream_line(void *dst, const void *src)
+{
+    _mm256_stream_si256((__m256i *)dst, _mm256_loadu_si256((const __m256i *)src));
+    _mm256_stream_si256((__m256i *)dst + 1, _mm256_loadu_si256((const __m256i *)src + 1));
+}
