@@ -2,3 +2,4 @@
 mf_add_test(test_api SOURCES test_api.c LABELS unit TIMEOUT 300)
 mf_add_test(test_two_step SOURCES test_two_step.c LABELS unit TIMEOUT 300)
 mf_add_test(test_rooms SOURCES test_rooms.c LABELS unit TIMEOUT 600)
+mf_add_test(test_arith SOURCES test_arith.c LABELS unit TIMEOUT 300)
