@@ -219,6 +219,9 @@ START_TEST(test_rooms_philox_wrap)
             check_one(room, MF_FP8_E4M3, MF_FP32, 1500, 0, 0, &opt);
             opt.sr_offset = ((uint64_t)1 << 34) - 4 * k - 1000 + (k & 3);
             check_one(room, MF_BF16, MF_FP32, 1500, 0, 0, &opt);
+            /* and across the wrap of the stream index itself, at 2^64 (found by fuzz_bulk) */
+            opt.sr_offset = (uint64_t)0 - 4 * k - 300 - (k & 3);
+            check_one(room, MF_FP6_E2M3, MF_FP8_E5M2, 1500, 0, 0, &opt);
         }
     }
 }

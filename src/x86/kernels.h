@@ -249,12 +249,14 @@ static inline void k_philox_keys_init(k_philox_keys *ks, uint64_t seed)
     }
 }
 
-/* The counters of the MF_VL / 4 blocks from block b: (b + j) in lanes 4j, 4j+1; zero in 4j+2, 4j+3. */
+/* The counters of the MF_VL / 4 blocks from block b: (b + j) in lanes 4j, 4j+1; zero in 4j+2, 4j+3.
+ * Block numbers are stream indices >> 2, so they wrap at 2^62 as the indices wrap at 2^64. */
 static inline vu k_philox_counters(uint64_t b)
 {
     uint32_t lanes[MF_VL];
     int j;
     for (j = 0; j < MF_VL; j += 4, b++) {
+        b &= ((uint64_t)1 << 62) - 1;
         lanes[j] = (uint32_t)b;
         lanes[j + 1] = (uint32_t)(b >> 32);
         lanes[j + 2] = 0;

@@ -134,7 +134,7 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         vu rb = v_zero();
         if (R == MF_ROUND_STOCHASTIC) {
             rb = k_philox(ctr, ks);
-            blk += MF_VL / 4;
+            blk = (idx0 + i + MF_VL) >> 2; /* the stream index wraps at 2^64 */
             if ((uint32_t)blk >= (uint32_t)(MF_VL / 4) && (uint32_t)blk <= 0xFFFFFFFFu - MF_VL / 4)
                 ctr = v_add(ctr, v_philox_step()); /* no lane's low word wraps, now or before */
             else
