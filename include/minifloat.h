@@ -23,5 +23,8 @@
 #include "minifloat/e8m0.h"
 #include "minifloat/philox.h"
 #include "minifloat/convert.h"
+#include "minifloat/loss_scale.h"
+#include "minifloat/fp8_scaling.h"
+#include "minifloat/mx.h"
 
 #endif /* MINIFLOAT_H */

@@ -8,6 +8,9 @@ set(MF_LIB_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/parallel.c
   ${CMAKE_CURRENT_LIST_DIR}/portable/convert_portable.c
 )
+# Scaling (loss scaling, FP8 recipes, MX and NVFP4 block formats): portable C, one file per area.
+file(GLOB MF_SCALE_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/scale/*.c)
+list(APPEND MF_LIB_SOURCES ${MF_SCALE_SOURCES})
 set(MF_LIB_DEFINITIONS)
 set(MF_ROOM_FLAGS) # pairs: file;flags-list-name
 
