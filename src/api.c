@@ -18,12 +18,6 @@ size_t mf_storage_bytes(mf_format fmt, size_t n)
     return n * w;
 }
 
-static int ranges_overlap(const void *a, size_t na, const void *b, size_t nb)
-{
-    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    return pa < pb + nb && pb < pa + na;
-}
-
 int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, const mf_opts *opts)
 {
     static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
@@ -50,7 +44,7 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
     if (dbytes == 0 || sbytes == 0 || (uintptr_t)dst > UINTPTR_MAX - dbytes ||
         (uintptr_t)src > UINTPTR_MAX - sbytes)
         return MF_E_SIZE;
-    if (dst_fmt != src_fmt && ranges_overlap(dst, dbytes, src, sbytes))
+    if (dst_fmt != src_fmt && mf__ranges_overlap(dst, dbytes, src, sbytes))
         return MF_E_OVERLAP;
     if (o->threads > 1)
         mf__convert_parallel(mf__room_active(), dst_fmt, dst, src_fmt, src, n, o, o->stats, o->threads);

@@ -28,6 +28,13 @@ const mf__room *mf__room_at(size_t i);             /* i-th room, best first; NUL
 const mf__room *mf__room_by_name(const char *name); /* NULL if there is no such room */
 int mf__room_supported(const mf__room *room);       /* can this CPU run it? */
 
+/* Do the byte ranges [a, a + na) and [b, b + nb) share a byte? (Empty ranges share none.) */
+static inline int mf__ranges_overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return na && nb && pa < pb + nb && pb < pa + na;
+}
+
 /* Run room->convert over [0, n) on up to `threads` threads (parallel.c); stats summed. */
 void mf__convert_parallel(const mf__room *room, mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
                           size_t n, const mf_opts *opts, mf_stats *stats, int threads);

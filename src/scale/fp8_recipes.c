@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include <minifloat.h>
+
+#include "../internal.h"
 #include <minifloat/detail/arith.h>
 #include <minifloat/fp8_scaling.h>
 
@@ -55,12 +57,6 @@ static int span_ok(const void *p, size_t n, size_t w, size_t *bytes)
         return 0;
     *bytes = n * w;
     return (uintptr_t)p <= UINTPTR_MAX - *bytes;
-}
-
-static int overlap(const void *a, size_t na, const void *b, size_t nb)
-{
-    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    return na && nb && pa < pb + nb && pb < pa + na;
 }
 
 /* A finite, strictly positive binary32 (subnormals included). */
@@ -285,7 +281,7 @@ static int check_quantize(mf_format dst_fmt, const void *dst, mf_format src_fmt,
         return MF_E_NULL;
     if (!span_ok(dst, n, 1, &db) || !span_ok(src, n, elem_bytes(src_fmt), &sb))
         return MF_E_SIZE;
-    if (overlap(dst, db, src, sb))
+    if (mf__ranges_overlap(dst, db, src, sb))
         return MF_E_OVERLAP;
     return MF_OK;
 }
@@ -340,7 +336,7 @@ int mf_fp8_dequantize(mf_format dst_fmt, void *dst, mf_format src_fmt, const voi
         return MF_E_NULL;
     if (!span_ok(dst, n, elem_bytes(dst_fmt), &db) || !span_ok(src, n, 1, &sb))
         return MF_E_SIZE;
-    if (overlap(dst, db, src, sb))
+    if (mf__ranges_overlap(dst, db, src, sb))
         return MF_E_OVERLAP;
     fp8_table(src_fmt, dec);
     dequantize_slice(dst_fmt, (unsigned char *)dst, dec, (const unsigned char *)src, n, bits_of(scale_inv));
@@ -510,7 +506,7 @@ static int check_block(const void *dst, size_t dw, const void *src, size_t sw, c
     if (!span_ok(dst, n, dw, &db) || !span_ok(src, n, sw, &sb) ||
         !span_ok(sc, ceil_div(rows, bh) * ceil_div(cols, bw), sizeof(float), &cb))
         return MF_E_SIZE;
-    if (overlap(dst, db, src, sb) || overlap(dst, db, sc, cb) || overlap(src, sb, sc, cb))
+    if (mf__ranges_overlap(dst, db, src, sb) || mf__ranges_overlap(dst, db, sc, cb) || mf__ranges_overlap(src, sb, sc, cb))
         return MF_E_OVERLAP;
     return MF_OK;
 }

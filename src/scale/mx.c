@@ -30,12 +30,6 @@ static const mx_info mx_types[MF_MX_TYPE_COUNT] = {
 
 static int is_fp6(mf_mx_type t) { return t == MF_MXFP6_E2M3 || t == MF_MXFP6_E3M2; }
 
-static int overlap(const void *a, size_t na, const void *b, size_t nb)
-{
-    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    return na && nb && pa < pb + nb && pb < pa + na;
-}
-
 /* Everything but pointers: the enums, the flags, the shape. *n receives rows * cols. */
 static int mx_check(mf_mx_type type, mf_mx_axis axis, unsigned flags, size_t rows, size_t cols, size_t *n)
 {
@@ -274,8 +268,8 @@ int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
     if (!x || !elems || !scales)
         return MF_E_NULL;
     eb = elem_bytes(type, flags, n);
-    if (overlap(x, n * sizeof(float), elems, eb) || overlap(x, n * sizeof(float), scales, n / MF_MX_BLOCK) ||
-        overlap(elems, eb, scales, n / MF_MX_BLOCK))
+    if (mf__ranges_overlap(x, n * sizeof(float), elems, eb) || mf__ranges_overlap(x, n * sizeof(float), scales, n / MF_MX_BLOCK) ||
+        mf__ranges_overlap(elems, eb, scales, n / MF_MX_BLOCK))
         return MF_E_OVERLAP;
 
     t = &mx_types[type];
@@ -385,7 +379,7 @@ int mf_mx_dequantize(mf_mx_type type, mf_mx_axis axis, unsigned flags, const voi
     if (!elems || !scales || !y)
         return MF_E_NULL;
     eb = elem_bytes(type, flags, n);
-    if (overlap(y, n * sizeof(float), elems, eb) || overlap(y, n * sizeof(float), scales, n / MF_MX_BLOCK))
+    if (mf__ranges_overlap(y, n * sizeof(float), elems, eb) || mf__ranges_overlap(y, n * sizeof(float), scales, n / MF_MX_BLOCK))
         return MF_E_OVERLAP;
 
     t = &mx_types[type];
@@ -421,7 +415,7 @@ static int fp6_args(const uint8_t *dst, const uint8_t *src, size_t n, int packin
     if (n > SIZE_MAX / 6)
         return MF_E_SIZE;
     packed = (6 * n + 7) / 8;
-    if (overlap(dst, packing ? packed : n, src, packing ? n : packed))
+    if (mf__ranges_overlap(dst, packing ? packed : n, src, packing ? n : packed))
         return MF_E_OVERLAP;
     return MF_OK;
 }

@@ -20,12 +20,6 @@
 #define NV_COLS 256              /* columns per pass when reducing column-wise blocks */
 #define F32_MAX_BITS 0x7F7FFFFFu /* FLT_MAX */
 
-static int overlap(const void *a, size_t na, const void *b, size_t nb)
-{
-    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    return na && nb && pa < pb + nb && pb < pa + na;
-}
-
 static int nv_check(mf_mx_axis axis, size_t rows, size_t cols, size_t *n)
 {
     if ((unsigned)axis > (unsigned)MF_MX_COLWISE)
@@ -116,8 +110,8 @@ int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols,
     }
     if (!x || !elems || !scales)
         return MF_E_NULL;
-    if (overlap(x, n * sizeof(float), elems, n / 2) || overlap(x, n * sizeof(float), scales, n / MF_NVFP4_BLOCK) ||
-        overlap(elems, n / 2, scales, n / MF_NVFP4_BLOCK))
+    if (mf__ranges_overlap(x, n * sizeof(float), elems, n / 2) || mf__ranges_overlap(x, n * sizeof(float), scales, n / MF_NVFP4_BLOCK) ||
+        mf__ranges_overlap(elems, n / 2, scales, n / MF_NVFP4_BLOCK))
         return MF_E_OVERLAP;
 
     /* The tensor amax (TE: the amax tensor its amax kernels fill with fmaxf). */
@@ -234,7 +228,7 @@ int mf_nvfp4_dequantize(mf_mx_axis axis, const uint8_t *elems, const uint8_t *sc
         return MF_OK;
     if (!elems || !scales || !y)
         return MF_E_NULL;
-    if (overlap(y, n * sizeof(float), elems, n / 2) || overlap(y, n * sizeof(float), scales, n / MF_NVFP4_BLOCK))
+    if (mf__ranges_overlap(y, n * sizeof(float), elems, n / 2) || mf__ranges_overlap(y, n * sizeof(float), scales, n / MF_NVFP4_BLOCK))
         return MF_E_OVERLAP;
 
     /* constexpr float factor_inv = 1.0 / (6.0 * 448.0): a double quotient rounded to float, the
