@@ -10,7 +10,7 @@ mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # ---- dependencies --------------------------------------------------------------------------------
-need="cmake make gcc g++ pkg-config check libsubunit-dev libmpfr-dev"
+need="cmake make gcc g++ pkg-config check libsubunit-dev libmpfr-dev libsleef-dev"
 missing=""
 for p in $need; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

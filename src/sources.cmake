@@ -11,8 +11,16 @@ set(MF_LIB_SOURCES
 # Scaling (loss scaling, FP8 recipes, MX and NVFP4 block formats): portable C, one file per area.
 file(GLOB MF_SCALE_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/scale/*.c)
 list(APPEND MF_LIB_SOURCES ${MF_SCALE_SOURCES})
+# The overflow lab: analysis and the elementwise operations (vectorised with SLEEF where installed;
+# src/vmath.h is the only file that includes <sleef.h>).
+file(GLOB MF_LAB_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/lab/*.c)
+list(APPEND MF_LIB_SOURCES ${MF_LAB_SOURCES})
 set(MF_LIB_DEFINITIONS)
-set(MF_ROOM_FLAGS) # pairs: file;flags-list-name
+find_path(MF_SLEEF_INCLUDE sleef.h)
+find_library(MF_SLEEF_LIB sleef)
+if(MF_SLEEF_INCLUDE AND MF_SLEEF_LIB)
+  list(APPEND MF_LIB_DEFINITIONS MF_HAVE_SLEEF=1)
+endif()
 
 # x86-64 rooms, with GCC or Clang (the kernels use their vector intrinsics and attributes).
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
@@ -39,5 +47,8 @@ function(mf_library_sources target)
   endif()
   if(CMAKE_USE_PTHREADS_INIT)
     target_compile_definitions(${target} PRIVATE MF_HAVE_PTHREADS=1)
+  endif()
+  if(MF_SLEEF_INCLUDE AND MF_SLEEF_LIB)
+    target_include_directories(${target} PRIVATE ${MF_SLEEF_INCLUDE})
   endif()
 endfunction()
