@@ -90,9 +90,14 @@ MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const voi
                 out = mf__decode_f64_bits(sfmt, code);
             else
                 out = mf__decode_f32_bits(sfmt, (uint32_t)code);
+            if (ov == MF_OVERFLOW_SATURATE && (out & mf__fmt_mag_mask(df)) == mf__fmt_inf_code(df)) {
+                /* saturation applies to infinities however wide the destination */
+                out = (out & ~mf__fmt_mag_mask(df)) | mf__fmt_max_code(df);
+                ev |= MF__EV_OVERFLOW | MF__EV_INEXACT;
+            }
             if (st) {
                 mf__unpacked u = mf__unpack(sf, code);
-                ev = (u.cls == MF__CLS_NAN ? MF__EV_NAN : 0u) | (is_subnormal(df, out) ? MF__EV_SUBNORMAL : 0u);
+                ev |= (u.cls == MF__CLS_NAN ? MF__EV_NAN : 0u) | (is_subnormal(df, out) ? MF__EV_SUBNORMAL : 0u);
             }
         } else {
             uint32_t rbits = 0;

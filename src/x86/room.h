@@ -241,9 +241,10 @@ static void room_decode(mf_format s, uint32_t *out, const void *src, size_t n)
     }
 }
 
-/* Events of a decoded block (the destination is binary32 or binary64): NaN inputs, and subnormal
- * binary32 results (binary64 holds every narrow value as a normal number). */
-static void room_decode_counts(const uint32_t *b, size_t n, int f32_out, k_counts *ct)
+/* Events of a decoded block (the destination is binary32 or binary64): NaN inputs, subnormal
+ * binary32 results (binary64 holds every narrow value as a normal number), and under saturation the
+ * infinities, which become +-max. */
+static void room_decode_counts(const uint32_t *b, size_t n, int f32_out, int sat, k_counts *ct)
 {
     size_t i;
     for (i = 0; i < n; i += MF_VL) {
@@ -251,6 +252,38 @@ static void room_decode_counts(const uint32_t *b, size_t n, int f32_out, k_count
         ct->nan += m_count(v_gt_u(u, v_set1(0x7F800000u)));
         if (f32_out)
             ct->sub += m_count(m_and(v_nonzero(u), v_lt_u(u, v_set1(0x00800000u))));
+        if (sat) {
+            uint64_t k = m_count(v_eq(u, v_set1(0x7F800000u)));
+            ct->ovf += k;
+            ct->inx += k;
+        }
+    }
+}
+
+/* Saturation for binary32 results: +-inf becomes +-FLT_MAX. */
+static void room_saturate_f32(uint32_t *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i += MF_VL) {
+        vu u = v_load_u32(b + i);
+        vu a = v_and(u, v_set1(0x7FFFFFFFu));
+        vu sat = v_or(v_and(u, v_set1(0x80000000u)), v_set1(0x7F7FFFFFu));
+        v_store_u32(b + i, v_blend(v_eq(a, v_set1(0x7F800000u)), u, sat));
+    }
+}
+
+/* Saturation for binary64 results: +-inf becomes +-DBL_MAX (rare: a scalar pass). */
+static void room_saturate_f64(void *p, size_t n)
+{
+    uint8_t *b = (uint8_t *)p;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t v;
+        memcpy(&v, b + 8 * i, 8);
+        if ((v & 0x7FFFFFFFFFFFFFFFu) == 0x7FF0000000000000u) {
+            v = (v & 0x8000000000000000u) | 0x7FEFFFFFFFFFFFFFu;
+            memcpy(b + 8 * i, &v, 8);
+        }
     }
 }
 
@@ -376,12 +409,7 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
             _mm_setcsr((csr & ~0xE040u) | 0x1F80u); /* restored below */
             if (d == MF_FP32) {
                 if (o->overflow == MF_OVERFLOW_SATURATE) /* IEEE results: clamp infinities of finite inputs */
-                    for (i = 0; i < m; i += MF_VL) {
-                        vu u = v_load_u32(out + i);
-                        vu a = v_and(u, v_set1(0x7FFFFFFFu));
-                        vu sat = v_or(v_and(u, v_set1(0x80000000u)), v_set1(0x7F7FFFFFu));
-                        v_store_u32(out + i, v_blend(v_eq(a, v_set1(0x7F800000u)), u, sat));
-                    }
+                    room_saturate_f32(out, m);
                 b32 = NULL; /* done */
             } else {
                 b32 = buf;
@@ -391,7 +419,9 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
             const uint8_t *sp = (const uint8_t *)src + (s == MF_FP4_E2M1 ? blk / 2 : blk * (size_t)((mf__fmt_get(s).bits + 7) / 8));
             room_decode(s, out, sp, m);
             if (count && (d == MF_FP32 || d == MF_FP64))
-                room_decode_counts(out, m, d == MF_FP32, &ct);
+                room_decode_counts(out, m, d == MF_FP32, o->overflow == MF_OVERFLOW_SATURATE, &ct);
+            if (d == MF_FP32 && o->overflow == MF_OVERFLOW_SATURATE)
+                room_saturate_f32(out, m);
             b32 = d == MF_FP32 ? NULL : buf;
         }
         /* stage 2: binary32 -> destination */
@@ -399,9 +429,11 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
             /* the destination is binary32 and stage 1 wrote it */
         } else if (d == MF_FP64) {
             if (count && s == MF_FP32)
-                room_decode_counts(b32, m, 0, &ct);
+                room_decode_counts(b32, m, 0, o->overflow == MF_OVERFLOW_SATURATE, &ct);
             for (i = 0; i < m; i += MF_VL)
                 hw_f32_to_f64((double *)dp + i, v_load_u32(b32 + i));
+            if (o->overflow == MF_OVERFLOW_SATURATE)
+                room_saturate_f64(dp, m);
         } else {
             room_round(d, dp, b32, m, o->round, o->overflow, count, &ks, o->sr_offset + blk, &ct);
         }
