@@ -23,15 +23,10 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
     static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
     const mf_opts *o = opts ? opts : &defaults;
     size_t dbytes, sbytes;
+    int rc = mf__check_convert_args(dst_fmt, src_fmt, o);
 
-    if (!format_ok(dst_fmt) || !format_ok(src_fmt))
-        return MF_E_FORMAT;
-    if ((unsigned)o->round >= MF_ROUND_COUNT)
-        return MF_E_ROUND;
-    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
-        return MF_E_POLICY;
-    if (o->threads < 0)
-        return MF_E_ARG;
+    if (rc != MF_OK)
+        return rc;
     if (n == 0) {
         if (o->stats)
             memset(o->stats, 0, sizeof *o->stats);

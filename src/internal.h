@@ -35,6 +35,21 @@ static inline int mf__ranges_overlap(const void *a, size_t na, const void *b, si
     return na && nb && pa < pb + nb && pb < pa + na;
 }
 
+/* The enum checks of mf_convert, in its order: MF_OK, MF_E_FORMAT, MF_E_ROUND, MF_E_POLICY or MF_E_ARG
+ * (negative threads). Functions that convert as mf_convert does use it so their codes agree. */
+static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, const mf_opts *o)
+{
+    if ((unsigned)dst_fmt >= MF_FORMAT_COUNT || (unsigned)src_fmt >= MF_FORMAT_COUNT)
+        return MF_E_FORMAT;
+    if ((unsigned)o->round >= MF_ROUND_COUNT)
+        return MF_E_ROUND;
+    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+        return MF_E_POLICY;
+    if (o->threads < 0)
+        return MF_E_ARG;
+    return MF_OK;
+}
+
 /* Run room->convert over [0, n) on up to `threads` threads (parallel.c); stats summed. */
 void mf__convert_parallel(const mf__room *room, mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
                           size_t n, const mf_opts *opts, mf_stats *stats, int threads);
