@@ -26,5 +26,7 @@
 #include "minifloat/loss_scale.h"
 #include "minifloat/fp8_scaling.h"
 #include "minifloat/mx.h"
+#include "minifloat/analyze.h"
+#include "minifloat/elementwise.h"
 
 #endif /* MINIFLOAT_H */
