@@ -3,6 +3,8 @@
  *   minifloat info [FORMAT]                      the facts of every format (or of one)
  *   minifloat show X [-r MODE] [--sat] [--rbits N]   X rounded into every format
  *   minifloat convert --from F --to F [...]      stdin to stdout, raw arrays or text
+ *   minifloat analyze FILE [...]                 what each format does to a tensor (analyze_cmd.c)
+ *   minifloat train-demo [...]                   a small MLP trained in each precision (train_demo.c)
  *
  * Uses only the public API of <minifloat.h>. Exit status: 0 success, 1 data or I/O error, 2 usage
  * error. See docs/cli.md.
@@ -17,6 +19,10 @@
 
 #include <minifloat.h>
 
+#include "analyze_cmd.h"
+#include "cli_util.h"
+#include "train_demo.h"
+
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
 
@@ -29,10 +35,13 @@ static const mf_format all_formats[] = {MF_FP32,     MF_FP16,     MF_BF16,     M
                                         MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
 #define N_FORMATS (sizeof all_formats / sizeof all_formats[0])
 
+/* The usage; the %s is analyze's part (mf_analyze_cmd_usage). */
 static const char usage_text[] =
     "usage: minifloat info [FORMAT]\n"
     "       minifloat show X [-r MODE] [--sat] [--rbits N]\n"
     "       minifloat convert --from FORMAT --to FORMAT [options] < input > output\n"
+    "       minifloat analyze FILE [--formats LIST] [--scale auto|S] [-r MODE] [--sat] [--plot OUT]\n"
+    "       minifloat train-demo [options]   (minifloat train-demo --help)\n"
     "       minifloat help | --help | --version\n"
     "\n"
     "formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0, and f64 (convert only)\n"
@@ -57,8 +66,13 @@ static const char usage_text[] =
     "  --chunk N          elements per conversion call (default 8192, rounded up to even;\n"
     "                     0 = the whole input in one call)\n"
     "  --stats            print the event counts to stderr at the end\n"
+    "%s"
+    "train-demo         a small MLP trained with FP32 master weights in f32, bf16, f16 (with and\n"
+    "                   without loss scaling), FP8 and MXFP8; see minifloat train-demo --help\n"
     "\n"
     "exit status: 0 success, 1 data or I/O error, 2 usage error\n";
+
+static void print_usage(FILE *f) { fprintf(f, usage_text, mf_analyze_cmd_usage); }
 
 /* ---- messages ------------------------------------------------------------------------------- */
 
@@ -365,26 +379,6 @@ static int cmd_info(int argc, char **argv)
 
 /* ---- option parsing shared by show and convert ---------------------------------------------- */
 
-/* If argv[*i] is the option `lng` ("--name", also "--name=VALUE") or `shrt` ("-r", may be NULL),
- * return 1 and its value in *val (advancing *i), -1 if the value is missing, 0 if it is not this
- * option. */
-static int opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(lng);
-    if (strncmp(a, lng, n) == 0 && a[n] == '=') {
-        *val = a + n + 1;
-        return 1;
-    }
-    if (strcmp(a, lng) == 0 || (shrt && strcmp(a, shrt) == 0)) {
-        if (*i + 1 >= argc)
-            return -1;
-        *val = argv[++*i];
-        return 1;
-    }
-    return 0;
-}
-
 /* A word that starts like a number ("-1.5", "-inf", ".5") rather than an option. */
 static int looks_numeric(const char *s)
 {
@@ -434,14 +428,14 @@ static int cmd_show(int argc, char **argv)
                 ovf = MF_OVERFLOW_SATURATE;
                 continue;
             }
-            if ((r = opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
+            if ((r = mf_cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
                 if (r < 0)
                     return usage_error("show: option '%s' needs a rounding mode", a);
                 if (mf_round_from_name(val, &mode) != MF_OK)
                     return usage_error("show: unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
                 continue;
             }
-            if ((r = opt_value(argc, argv, &i, "--rbits", NULL, &val)) != 0) {
+            if ((r = mf_cli_opt_value(argc, argv, &i, "--rbits", NULL, &val)) != 0) {
                 if (r < 0)
                     return usage_error("show: option '%s' needs a number", a);
                 if (!parse_uint(val, 0xFFFFFFFFu, &rbits))
@@ -815,26 +809,26 @@ static int cmd_convert(int argc, char **argv)
             c.hex_out = 1;
         } else if (strcmp(a, "--stats") == 0) {
             c.want_stats = 1;
-        } else if ((r = opt_value(argc, argv, &i, "--from", NULL, &val)) != 0) {
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--from", NULL, &val)) != 0) {
             if (r < 0)
                 return usage_error("convert: option '%s' needs a format", a);
             from = val;
-        } else if ((r = opt_value(argc, argv, &i, "--to", NULL, &val)) != 0) {
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--to", NULL, &val)) != 0) {
             if (r < 0)
                 return usage_error("convert: option '%s' needs a format", a);
             to = val;
-        } else if ((r = opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
             if (r < 0)
                 return usage_error("convert: option '%s' needs a rounding mode", a);
             if (mf_round_from_name(val, &c.opts.round) != MF_OK)
                 return usage_error("convert: unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
-        } else if ((r = opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
             if (r < 0 || !parse_uint(val, UINT64_MAX, &c.opts.seed))
                 return usage_error("convert: --seed needs an unsigned 64-bit number");
-        } else if ((r = opt_value(argc, argv, &i, "--count", NULL, &val)) != 0) {
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--count", NULL, &val)) != 0) {
             if (r < 0 || !parse_uint(val, UINT64_MAX, &c.limit))
                 return usage_error("convert: --count needs an unsigned number");
-        } else if ((r = opt_value(argc, argv, &i, "--chunk", NULL, &val)) != 0) {
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--chunk", NULL, &val)) != 0) {
             if (r < 0 || !parse_uint(val, MAX_CHUNK, &u))
                 return usage_error("convert: --chunk needs a number from 0 to %lu", (unsigned long)MAX_CHUNK);
             c.chunk = (size_t)(u + (u & 1)); /* even: e2m1 pairs never straddle two calls */
@@ -891,12 +885,12 @@ int main(int argc, char **argv)
 {
     const char *cmd;
     if (argc < 2) {
-        fputs(usage_text, stderr);
+        print_usage(stderr);
         return EXIT_USAGE;
     }
     cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage_text, stdout);
+        print_usage(stdout);
         return fflush(stdout) == 0 ? 0 : EXIT_DATA;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
@@ -904,8 +898,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) &&
-        (strcmp(cmd, "info") == 0 || strcmp(cmd, "show") == 0 || strcmp(cmd, "convert") == 0)) {
-        fputs(usage_text, stdout);
+        (strcmp(cmd, "info") == 0 || strcmp(cmd, "show") == 0 || strcmp(cmd, "convert") == 0 ||
+         strcmp(cmd, "analyze") == 0)) {
+        print_usage(stdout);
         return 0;
     }
     if (strcmp(cmd, "info") == 0)
@@ -914,5 +909,9 @@ int main(int argc, char **argv)
         return cmd_show(argc, argv);
     if (strcmp(cmd, "convert") == 0)
         return cmd_convert(argc, argv);
-    return usage_error("unknown command '%s' (info, show, convert, help)", cmd);
+    if (strcmp(cmd, "analyze") == 0)
+        return mf_analyze_cmd_main(argc, argv);
+    if (strcmp(cmd, "train-demo") == 0)
+        return mf_train_demo_main(argc - 1, argv + 1); /* its argv[0] is "train-demo" */
+    return usage_error("unknown command '%s' (info, show, convert, analyze, train-demo, help)", cmd);
 }

@@ -1,0 +1,835 @@
+/* tools/analyze_cmd.c - `minifloat analyze FILE`: read a tensor, run mf_analyze for each format,
+ * print a side-by-side table and an ASCII histogram, optionally draw the picture (tools/plot.c). */
+#define _POSIX_C_SOURCE 200809L /* popen, pclose */
+
+#include "analyze_cmd.h"
+#include "cli_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <minifloat.h>
+#include <minifloat/analyze.h>
+
+#include "npy.h"
+#include "plot.h"
+
+#define EXIT_DATA 1
+#define EXIT_USAGE 2
+#define MAX_FORMATS PLOT_MAX_FORMATS
+/* --scale auto keeps the scale, and its reciprocal, a normal binary32 (as frameworks store it) */
+#define AUTO_MIN_LOG2 (-126)
+#define AUTO_MAX_LOG2 127
+
+const char mf_analyze_cmd_usage[] =
+    "analyze FILE       what each format does to a tensor: overflow, saturation, inf/NaN, underflow,\n"
+    "                   subnormals, relative error, safe scales; a table and a log2|x| histogram\n"
+    "  FILE               .npy (float64/32/16, ml_dtypes bfloat16 and float8/6/4), raw (.f32 .bin,\n"
+    "                     float32 in host order) or text (.txt, one number per line)\n"
+    "  --formats LIST     comma-separated targets (default f16,bf16,e4m3,e5m2,e2m1)\n"
+    "  --scale auto|S     multiply by S (a number or 2^K) before converting; auto: per format, the\n"
+    "                     power of two nearest 1 that avoids overflow and lifts min |x| to normal\n"
+    "  -r, --round MODE   rounding mode (default rn); --sat: overflow saturates (default IEEE)\n"
+    "  --seed S           Philox seed of -r sr (default 0)\n"
+    "  --plot OUT         write the histogram picture: OUT.svg, or OUT.png (needs rsvg-convert)\n"
+    "  --raw, --text      read FILE as raw elements / text whatever its name\n"
+    "  --dtype FORMAT     element format of a raw file (default f32), or of a .npy whose dtype\n"
+    "                     is '<V1' (ml_dtypes float8_e4m3fn, float4_e2m1fn, ...: e4m3, e2m1, ...)\n";
+
+/* ---- messages ----------------------------------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PRINTF_LIKE(a, b)
+#endif
+
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("minifloat: analyze: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'minifloat --help' for more information.\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int data_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+static int data_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("minifloat: analyze: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return EXIT_DATA;
+}
+
+/* ---- options ------------------------------------------------------------------------------------ */
+
+typedef struct options {
+    const char *path;
+    const char *plot;
+    int plot_png;
+    enum { KIND_AUTO, KIND_NPY, KIND_RAW, KIND_TEXT } kind;
+    int have_dtype;
+    mf_format dtype;
+    int nformats;
+    mf_format formats[MAX_FORMATS];
+    int scale_auto;
+    double scale; /* when not auto */
+    mf_round round;
+    mf_overflow overflow;
+    uint64_t seed;
+} options;
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix), i;
+    if (n < m)
+        return 0;
+    for (i = 0; i < m; i++) {
+        char c = s[n - m + i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != suffix[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* A whole string as a double (strtod's syntax), blanks not allowed. */
+static int parse_number(const char *s, double *out)
+{
+    char *end;
+    if (*s == '\0' || *s == ' ')
+        return 0;
+    errno = 0;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0';
+}
+
+/* "S" or "2^K": a positive finite scale. */
+static int parse_scale(const char *s, double *out)
+{
+    double v;
+    if (s[0] == '2' && s[1] == '^') {
+        char *end;
+        long k;
+        errno = 0;
+        k = strtol(s + 2, &end, 10);
+        if (end == s + 2 || *end != '\0' || errno || k < -1074 || k > 1023)
+            return 0;
+        *out = ldexp(1.0, (int)k);
+        return 1;
+    }
+    if (!parse_number(s, &v) || !(v > 0) || v > 1.7976931348623157e308)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_formats(const char *list, options *o)
+{
+    char name[32];
+    const char *p = list;
+    o->nformats = 0;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        mf_format f;
+        if (n == 0 || n >= sizeof name)
+            return usage_error("--formats: '%s' is not a comma-separated list of formats", list);
+        memcpy(name, p, n);
+        name[n] = '\0';
+        if (mf_format_from_name(name, &f) != MF_OK)
+            return usage_error("--formats: unknown format '%s'", name);
+        if (f == MF_FP64)
+            return usage_error("--formats: f64 is not a target (the data are analysed in binary64)");
+        if (o->nformats == MAX_FORMATS)
+            return usage_error("--formats: at most %d formats", MAX_FORMATS);
+        o->formats[o->nformats++] = f;
+        p += n;
+        if (*p == '\0')
+            return 0;
+        p++;
+    }
+}
+
+/* Whether `rsvg-convert` is on PATH. */
+static int have_rsvg(void) { return system("command -v rsvg-convert >/dev/null 2>&1") == 0; }
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    static const mf_format defaults[] = {MF_FP16, MF_BF16, MF_FP8_E4M3, MF_FP8_E5M2, MF_FP4_E2M1};
+    const char *val;
+    int i, r, rc, no_more = 0;
+    memset(o, 0, sizeof *o);
+    o->round = MF_ROUND_NEAREST_EVEN;
+    o->overflow = MF_OVERFLOW_IEEE;
+    o->scale = 1;
+    o->nformats = (int)(sizeof defaults / sizeof defaults[0]);
+    memcpy(o->formats, defaults, sizeof defaults);
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (no_more || a[0] != '-' || a[1] == '\0') {
+            if (o->path)
+                return usage_error("more than one file ('%s' and '%s')", o->path, a);
+            o->path = a;
+        } else if (strcmp(a, "--") == 0) {
+            no_more = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            printf("usage: minifloat analyze FILE [options]\n\n%s", mf_analyze_cmd_usage);
+            return fflush(stdout) == 0 ? -1 : EXIT_DATA;
+        } else if (strcmp(a, "--sat") == 0 || strcmp(a, "--saturate") == 0) {
+            o->overflow = MF_OVERFLOW_SATURATE;
+        } else if (strcmp(a, "--raw") == 0) {
+            o->kind = KIND_RAW;
+        } else if (strcmp(a, "--text") == 0) {
+            o->kind = KIND_TEXT;
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--formats", NULL, &val)) != 0) {
+            if (r < 0)
+                return usage_error("option '%s' needs a list of formats", a);
+            if ((rc = parse_formats(val, o)) != 0)
+                return rc;
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--scale", NULL, &val)) != 0) {
+            if (r < 0)
+                return usage_error("option '%s' needs 'auto' or a number", a);
+            o->scale_auto = strcmp(val, "auto") == 0;
+            if (!o->scale_auto && !parse_scale(val, &o->scale))
+                return usage_error("--scale: '%s' is not 'auto', a positive finite number or 2^K", val);
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
+            if (r < 0)
+                return usage_error("option '%s' needs a rounding mode", a);
+            if (mf_round_from_name(val, &o->round) != MF_OK)
+                return usage_error("unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
+            char *end;
+            unsigned long long s;
+            errno = 0;
+            if (r < 0 || val[0] < '0' || val[0] > '9' || (s = strtoull(val, &end, 0), errno || *end != '\0'))
+                return usage_error("--seed needs an unsigned 64-bit number");
+            o->seed = (uint64_t)s;
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--plot", NULL, &val)) != 0) {
+            if (r < 0 || val[0] == '\0')
+                return usage_error("option '%s' needs a file name", a);
+            o->plot = val;
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--dtype", NULL, &val)) != 0) {
+            if (r < 0)
+                return usage_error("option '%s' needs a format", a);
+            if (mf_format_from_name(val, &o->dtype) != MF_OK)
+                return usage_error("--dtype: unknown format '%s'", val);
+            o->have_dtype = 1;
+        } else {
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    if (!o->path)
+        return usage_error("a file is required");
+    if (o->kind == KIND_AUTO) {
+        if (ends_with(o->path, ".npy"))
+            o->kind = KIND_NPY;
+        else if (ends_with(o->path, ".f32") || ends_with(o->path, ".bin"))
+            o->kind = KIND_RAW;
+        else if (ends_with(o->path, ".txt"))
+            o->kind = KIND_TEXT;
+        else
+            return usage_error("cannot tell the type of '%s' from its name: use .npy, .f32 or .bin (raw "
+                               "float32) or .txt (text), or say --raw or --text",
+                               o->path);
+    }
+    if (o->have_dtype && o->kind == KIND_TEXT)
+        return usage_error("--dtype does not apply to text input (numbers are read as binary64)");
+    if (o->have_dtype && o->kind == KIND_NPY) {
+        mf_format_desc d;
+        mf_format_describe(o->dtype, &d);
+        if (d.bits > 8)
+            return usage_error("--dtype: a .npy file names its own type unless it is a 1-byte '<V1' one; "
+                               "'%s' is not a 1-byte format",
+                               mf_format_name(o->dtype));
+    }
+    if (o->plot) {
+        if (ends_with(o->plot, ".png"))
+            o->plot_png = 1;
+        else if (!ends_with(o->plot, ".svg"))
+            return usage_error("--plot: the file name must end in .svg or .png ('%s')", o->plot);
+        if (o->plot_png && !have_rsvg())
+            return usage_error("--plot %s: writing PNG needs rsvg-convert on PATH (Debian: apt-get install "
+                               "librsvg2-bin); write .svg instead",
+                               o->plot);
+    }
+    return 0;
+}
+
+/* ---- input -------------------------------------------------------------------------------------- */
+
+typedef struct dataset {
+    mf_format fmt;      /* the source format given to mf_analyze: f64, f32, f16 or bf16 */
+    mf_format file_fmt; /* the element format in the file */
+    void *buf;
+    size_t n;
+    char what[200];     /* "float32, shape (128, 256), .npy" */
+} dataset;
+
+/* The whole file into memory, followed by a NUL byte; NULL with errno set on failure. */
+static unsigned char *read_all(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!fp)
+        return NULL;
+    for (;;) {
+        size_t r;
+        if (n == cap) {
+            unsigned char *nb;
+            if (cap > SIZE_MAX / 4) {
+                errno = ENOMEM;
+                break;
+            }
+            cap = cap ? cap * 2 : 65536;
+            nb = (unsigned char *)realloc(buf, cap);
+            if (!nb) {
+                errno = ENOMEM;
+                break;
+            }
+            buf = nb;
+        }
+        r = fread(buf + n, 1, cap - n, fp);
+        n += r;
+        if (r == 0) {
+            if (ferror(fp))
+                break;
+            if (n == cap) { /* room for the terminating NUL */
+                unsigned char *nb = (unsigned char *)realloc(buf, n + 1);
+                if (!nb) {
+                    errno = ENOMEM;
+                    break;
+                }
+                buf = nb;
+            }
+            buf[n] = '\0';
+            fclose(fp);
+            *len = n;
+            return buf;
+        }
+    }
+    {
+        int e = errno ? errno : EIO;
+        free(buf);
+        fclose(fp);
+        errno = e;
+    }
+    return NULL;
+}
+
+/* 1-byte codes (one per byte, in the low bits) into binary32 values: exact. */
+static float *decode_bytes(mf_format f, const unsigned char *codes, size_t n)
+{
+    mf_format_desc d;
+    unsigned mask;
+    float *out;
+    size_t i;
+    mf_format_describe(f, &d);
+    mask = (1u << d.bits) - 1u;
+    out = (float *)malloc((n ? n : 1) * sizeof *out);
+    if (!out)
+        return NULL;
+    for (i = 0; i < n; i++)
+        out[i] = mf_to_f32(f, codes[i] & mask);
+    return out;
+}
+
+/* Give ds->buf (n elements of file_fmt, host order) a format mf_analyze takes. */
+static int settle(dataset *ds, void *buf)
+{
+    if (ds->file_fmt == MF_FP64 || ds->file_fmt == MF_FP32 || ds->file_fmt == MF_FP16 || ds->file_fmt == MF_BF16) {
+        ds->fmt = ds->file_fmt;
+        ds->buf = buf;
+        return 0;
+    }
+    ds->fmt = MF_FP32;
+    ds->buf = decode_bytes(ds->file_fmt, (const unsigned char *)buf, ds->n);
+    free(buf);
+    return ds->buf ? 0 : data_error("out of memory");
+}
+
+static int load_npy(const options *o, dataset *ds)
+{
+    npy_array a;
+    char err[400], shape[160];
+    int rc = npy_read_file(o->path, o->have_dtype ? o->dtype : NPY_NO_HINT, &a, err, sizeof err);
+    if (rc == NPY_E_AMBIGUOUS)
+        return data_error("%s: %s with --dtype, e.g. --dtype e4m3 for float8_e4m3fn", o->path, err);
+    if (rc != NPY_OK)
+        return data_error("%s: %s", o->path, err);
+    npy_shape_str(&a, shape, sizeof shape);
+    ds->file_fmt = a.format;
+    ds->n = a.count;
+    snprintf(ds->what, sizeof ds->what, "%s ('%s'), shape %s", npy_type_name(a.format), a.descr, shape);
+    return settle(ds, a.data ? a.data : malloc(1));
+}
+
+static int load_raw(const options *o, dataset *ds)
+{
+    mf_format f = o->have_dtype ? o->dtype : MF_FP32;
+    mf_format_desc d;
+    size_t len, w;
+    unsigned char *buf = read_all(o->path, &len);
+    if (!buf)
+        return data_error("%s: cannot read: %s", o->path, strerror(errno));
+    mf_format_describe(f, &d);
+    w = (size_t)(d.bits + 7) / 8;
+    if (len % w) {
+        free(buf);
+        return data_error("%s: %lu bytes is not a whole number of %s elements (%lu bytes each)", o->path,
+                          (unsigned long)len, d.name, (unsigned long)w);
+    }
+    ds->file_fmt = f;
+    ds->n = len / w;
+    snprintf(ds->what, sizeof ds->what, "raw %s", npy_type_name(f));
+    return settle(ds, buf);
+}
+
+static int load_text(const options *o, dataset *ds)
+{
+    size_t len, i = 0, cap = 0, n = 0;
+    unsigned long lineno = 0;
+    unsigned char *buf = read_all(o->path, &len);
+    double *vals = NULL;
+    if (!buf)
+        return data_error("%s: cannot read: %s", o->path, strerror(errno));
+    while (i < len) {
+        size_t j = i, k;
+        char *line, *end;
+        double v;
+        while (j < len && buf[j] != '\n')
+            j++;
+        lineno++;
+        line = (char *)buf + i;
+        buf[j] = '\0'; /* j <= len: read_all leaves a NUL after the data */
+        if (memchr(line, '\0', j - i)) {
+            free(vals);
+            free(buf);
+            return data_error("%s: line %lu: a NUL byte (is this a binary file? use --raw or .npy)", o->path,
+                              lineno);
+        }
+        i = j + 1;
+        for (k = 0; line[k] == ' ' || line[k] == '\t' || line[k] == '\r'; k++)
+            ;
+        if (line[k] == '\0' || line[k] == '#')
+            continue; /* blank line or comment */
+        v = strtod(line + k, &end);
+        while (*end == ' ' || *end == '\t' || *end == '\r')
+            end++;
+        if (end == line + k || *end != '\0') {
+            char q[64];
+            size_t m = strlen(line + k);
+            snprintf(q, sizeof q, m > 40 ? "%.37s..." : "%s", line + k);
+            free(vals);
+            free(buf);
+            return data_error("%s: line %lu: '%s' is not a number", o->path, lineno, q);
+        }
+        if (n == cap) {
+            double *nv;
+            cap = cap ? cap * 2 : 1024;
+            nv = (double *)realloc(vals, cap * sizeof *vals);
+            if (!nv) {
+                free(vals);
+                free(buf);
+                return data_error("out of memory");
+            }
+            vals = nv;
+        }
+        vals[n++] = v;
+    }
+    free(buf);
+    ds->file_fmt = MF_FP64;
+    ds->n = n;
+    snprintf(ds->what, sizeof ds->what, "text, read as float64");
+    return settle(ds, vals ? (void *)vals : malloc(1));
+}
+
+/* ---- formatting helpers ------------------------------------------------------------------------ */
+
+static void fmt_count(char *buf, size_t size, uint64_t c, size_t n)
+{
+    if (c == 0)
+        snprintf(buf, size, "0");
+    else if (c < n && 100.0 * (double)c / (double)n >= 99.95) /* not "100%" unless it is */
+        snprintf(buf, size, "%llu (%.2f%%)", (unsigned long long)c, floor(10000.0 * (double)c / (double)n) / 100);
+    else
+        snprintf(buf, size, "%llu (%.3g%%)", (unsigned long long)c, 100.0 * (double)c / (double)n);
+}
+
+static void fmt_scale(char *buf, size_t size, double s)
+{
+    int e;
+    double m = frexp(s, &e);
+    if (m == 0.5)
+        snprintf(buf, size, e - 1 == 0 ? "1" : "2^%d", e - 1);
+    else
+        snprintf(buf, size, "%.6g", s);
+}
+
+static void fmt_err(char *buf, size_t size, double v, uint64_t count)
+{
+    if (count == 0)
+        snprintf(buf, size, "-");
+    else if (v == 0)
+        snprintf(buf, size, "0");
+    else
+        snprintf(buf, size, "%.3g", v);
+}
+
+/* The powers of two that scale the data without overflow and without underflow. */
+static void fmt_safe(char *buf, size_t size, const mf_analyze_report *b)
+{
+    if (b->amax == 0)
+        snprintf(buf, size, "any");
+    else if (b->scale_down_unbounded) /* nothing ever rounds to zero */
+        snprintf(buf, size, "<= 2^%d", b->scale_up_log2);
+    else if (b->scale_down_log2 > b->scale_up_log2)
+        snprintf(buf, size, "none");
+    else
+        snprintf(buf, size, "2^%d..2^%d", b->scale_down_log2, b->scale_up_log2);
+}
+
+static void fmt_pow2(char *buf, size_t size, const char *prefix, int k, const mf_analyze_report *b, int down)
+{
+    if (b->amax == 0 || (down && b->scale_down_unbounded))
+        snprintf(buf, size, "any");
+    else
+        snprintf(buf, size, "%s2^%d", prefix, k);
+}
+
+/* ---- analysis ----------------------------------------------------------------------------------- */
+
+typedef struct column {
+    mf_format fmt;
+    mf_format_desc d;
+    double scale;            /* the scale used for the table */
+    mf_analyze_report base;  /* at scale 1: the safe scales, the histogram */
+    mf_analyze_report rep;   /* at the chosen scale */
+} column;
+
+static int run_analyze(const dataset *ds, const options *o, mf_format f, double scale, mf_analyze_report *r)
+{
+    mf_analyze_opts ao;
+    int rc;
+    memset(&ao, 0, sizeof ao);
+    ao.src_format = ds->fmt;
+    ao.round = o->round;
+    ao.overflow = o->overflow;
+    ao.seed = o->seed;
+    ao.scale = scale;
+    rc = mf_analyze(f, ds->buf, ds->n, &ao, r);
+    if (rc != MF_OK)
+        return data_error("mf_analyze(%s) failed: %s", mf_format_name(f), mf_strerror(rc));
+    return 0;
+}
+
+/* --scale auto: k = min(scale_up_log2, max(0, k_normal)), where k_normal is the smallest k that lifts
+ * the smallest nonzero |x| into the normal range (|x| * 2^k >= min normal). That is: scale by 1 when
+ * nothing overflows and nothing falls below the normal range; otherwise the largest power of two
+ * under which nothing overflows, capped at the one that is enough to lift every element out of the
+ * subnormal band (a larger one only adds headroom; fewer underflows cannot be had without overflow).
+ * k is kept within binary32's normal exponents (frameworks store scales in f32). No finite nonzero
+ * element: 1. */
+static double auto_scale(const mf_analyze_report *base, const mf_format_desc *d)
+{
+    int k = 0, e, k_normal;
+    if (base->amax == 0)
+        return 1;
+    frexp(base->amin, &e); /* amin = m 2^e, 1/2 <= m < 1 */
+    k_normal = ilogb(d->min_normal) - e + 1;
+    if (k_normal > 0)
+        k = k_normal;
+    if (k > base->scale_up_log2)
+        k = base->scale_up_log2;
+    if (k < AUTO_MIN_LOG2)
+        k = AUTO_MIN_LOG2;
+    if (k > AUTO_MAX_LOG2)
+        k = AUTO_MAX_LOG2;
+    return ldexp(1.0, k);
+}
+
+/* Values below this magnitude (after scaling) round to zero in f: half the smallest subnormal under
+ * the nearest modes, the smallest subnormal under the others (for positive values). */
+static double zero_threshold(const mf_format_desc *d, mf_round r)
+{
+    if (r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_NEAREST_AWAY)
+        return d->min_subnormal / 2;
+    return d->min_subnormal;
+}
+
+/* ---- the ASCII histogram ------------------------------------------------------------------------ */
+
+/* What format column c does to the magnitudes in [2^b, 2^(b+1)) of the data (before scaling):
+ * judged at the bin's edges, nudged inwards so that an exact tie at an edge does not decide it. */
+static const char *bin_mark(const column *c, const options *o, int b)
+{
+    double lo = ldexp(1.0 + 1.0 / 4096, b) * c->scale, hi = ldexp(1.0 - 1.0 / 4096, b + 1) * c->scale;
+    unsigned el = 0, eh = 0;
+    mf_from_f64_ev(c->fmt, lo, o->round, o->overflow, 0x80000000u, &el);
+    mf_from_f64_ev(c->fmt, hi, o->round, o->overflow, 0x80000000u, &eh);
+    if ((el & MF_EVENT_OVERFLOW) && (eh & MF_EVENT_OVERFLOW))
+        return "OVF";
+    if (eh & MF_EVENT_OVERFLOW)
+        return "ovf";
+    if ((el & MF_EVENT_UNDERFLOW) && (eh & MF_EVENT_UNDERFLOW))
+        return "UNF";
+    if (el & MF_EVENT_UNDERFLOW)
+        return "unf";
+    if ((el | eh) & MF_EVENT_SUBNORMAL)
+        return "sub";
+    return ".";
+}
+
+static void print_histogram(const column *cols, int nc, const options *o)
+{
+    const uint64_t *h = cols[0].base.hist;
+    int lo = -1, hi = -1, b, i;
+    uint64_t maxc = 0;
+    const int width = 40;
+    for (b = 0; b < MF_ANALYZE_HIST_BINS; b++)
+        if (h[b]) {
+            if (lo < 0)
+                lo = b;
+            hi = b;
+            if (h[b] > maxc)
+                maxc = h[b];
+        }
+    printf("\nlog2|x| histogram of the data (before scaling); each format's marks are its range divided "
+           "by its scale\n");
+    if (lo < 0) {
+        printf("  (no finite nonzero elements)\n");
+        return;
+    }
+    printf("  %7s %10s  %-*s", "log2|x|", "count", width, "");
+    for (i = 0; i < nc; i++)
+        printf(" %5s", cols[i].d.name);
+    printf("\n");
+    for (b = hi; b >= lo; b--) {
+        int len = (int)((double)h[b] * width / (double)maxc + 0.5), k;
+        if (h[b] && len == 0)
+            len = 1;
+        printf("  %7d %10llu  ", b + MF_ANALYZE_HIST_MIN, (unsigned long long)h[b]);
+        for (k = 0; k < width; k++)
+            putchar(k < len ? '#' : ' ');
+        for (i = 0; i < nc; i++)
+            printf(" %5s", bin_mark(&cols[i], o, b + MF_ANALYZE_HIST_MIN));
+        printf("\n");
+    }
+    printf("  row b counts %s <= |x| < 2^(b+1); # = up to %.3g elements\n",
+           lo + MF_ANALYZE_HIST_MIN == MF_ANALYZE_HIST_MIN ? "(and below) 2^b" : "2^b", (double)maxc / width);
+    printf("  OVF/ovf: all/part of the row overflows%s; sub: subnormal; UNF/unf: all/part rounds to zero; "
+           ".: normal\n",
+           o->overflow == MF_OVERFLOW_SATURATE ? " (saturates)" : "");
+}
+
+/* ---- the picture -------------------------------------------------------------------------------- */
+
+/* Double-quoted for sh: every " \ $ ` escaped. */
+static char *sh_quote(const char *s)
+{
+    size_t n = strlen(s), i, k = 0;
+    char *q = (char *)malloc(2 * n + 3);
+    if (!q)
+        return NULL;
+    q[k++] = '"';
+    for (i = 0; i < n; i++) {
+        if (s[i] == '"' || s[i] == '\\' || s[i] == '$' || s[i] == '`')
+            q[k++] = '\\';
+        q[k++] = s[i];
+    }
+    q[k++] = '"';
+    q[k] = '\0';
+    return q;
+}
+
+static int write_plot(const column *cols, int nc, const options *o, const dataset *ds)
+{
+    plot_input in;
+    char title[300], sub[300];
+    const char *base = strrchr(o->path, '/');
+    const mf_analyze_report *r0 = &cols[0].base;
+    FILE *f;
+    int i, rc;
+
+    memset(&in, 0, sizeof in);
+    snprintf(title, sizeof title, "%s: log2 |x| histogram and each format's range", base ? base + 1 : o->path);
+    snprintf(sub, sizeof sub, "%llu elements, %s; rounding %s, overflow %s%s", (unsigned long long)ds->n, ds->what,
+             mf_round_name(o->round), o->overflow == MF_OVERFLOW_SATURATE ? "saturates" : "IEEE",
+             o->scale_auto ? "; scale auto (per format)" : "");
+    in.title = title;
+    in.subtitle = sub;
+    in.hist = r0->hist;
+    in.hist_min = MF_ANALYZE_HIST_MIN;
+    in.hist_bins = MF_ANALYZE_HIST_BINS;
+    in.n = ds->n;
+    in.zeros = r0->in_zero;
+    in.nonfinite = r0->in_nan + r0->in_inf;
+    in.nformats = nc;
+    for (i = 0; i < nc; i++) {
+        plot_format *p = &in.formats[i];
+        double ls = log2(cols[i].scale);
+        p->name = cols[i].d.name;
+        p->scale_log2 = ls;
+        p->max_log2 = log2(cols[i].d.max) - ls;
+        p->min_normal_log2 = log2(cols[i].d.min_normal) - ls;
+        p->min_sub_log2 = log2(cols[i].d.min_subnormal) - ls;
+        p->zero_log2 = log2(zero_threshold(&cols[i].d, o->round)) - ls;
+        p->has_subnormals = cols[i].d.has_subnormals;
+        p->overflow = cols[i].rep.overflow;
+        p->underflow = cols[i].rep.underflow;
+        p->subnormal = cols[i].rep.subnormal;
+    }
+    if (o->plot_png) {
+        char *q = sh_quote(o->plot), *cmd;
+        if (!q)
+            return data_error("out of memory");
+        cmd = (char *)malloc(strlen(q) + 64);
+        if (!cmd) {
+            free(q);
+            return data_error("out of memory");
+        }
+        sprintf(cmd, "rsvg-convert -f png -o %s", q);
+        free(q);
+        fflush(stdout);
+        f = popen(cmd, "w");
+        free(cmd);
+        if (!f)
+            return data_error("--plot %s: cannot run rsvg-convert: %s", o->plot, strerror(errno));
+        rc = plot_svg(f, &in);
+        i = pclose(f);
+        if (rc != 0 || i != 0)
+            return data_error("--plot %s: rsvg-convert failed (status %d)", o->plot, i);
+        return 0;
+    }
+    f = fopen(o->plot, "w");
+    if (!f)
+        return data_error("--plot %s: cannot create: %s", o->plot, strerror(errno));
+    rc = plot_svg(f, &in);
+    if (fclose(f) != 0 || rc != 0)
+        return data_error("--plot %s: write error", o->plot);
+    return 0;
+}
+
+/* ---- the command -------------------------------------------------------------------------------- */
+
+static void print_report(const column *cols, int nc, const options *o, const dataset *ds)
+{
+    const mf_analyze_report *r0 = &cols[0].base;
+    char buf[64];
+    int i;
+    const int lw = 16, cw = 16;
+    uint64_t finite_nz = r0->n - r0->in_zero - r0->in_nan - r0->in_inf;
+
+    printf("file     %s\n", o->path);
+    printf("data     %llu elements, %s\n", (unsigned long long)ds->n, ds->what);
+    printf("values   %llu finite nonzero, %llu zero, %llu NaN, %llu inf\n", (unsigned long long)finite_nz,
+           (unsigned long long)r0->in_zero, (unsigned long long)r0->in_nan, (unsigned long long)r0->in_inf);
+    if (r0->amax > 0)
+        printf("|x|      min %.6g (2^%.2f), max %.6g (2^%.2f): %.1f binades\n", r0->amin, log2(r0->amin), r0->amax,
+               log2(r0->amax), log2(r0->amax) - log2(r0->amin));
+    printf("rounding %s, overflow %s\n", mf_round_name(o->round),
+           o->overflow == MF_OVERFLOW_SATURATE ? "saturates" : "IEEE (inf, NaN for e4m3)");
+    if (o->scale_auto)
+        printf("scale    auto: per format, the power of two nearest 1 that avoids overflow and lifts the\n"
+               "         smallest |x| into the normal range, as far as the format's range allows\n");
+    else
+        printf("scale    %s\n", (fmt_scale(buf, sizeof buf, o->scale), buf));
+
+#define ROW(label, expr)                                  \
+    do {                                                  \
+        printf("\n%-*s", lw, label);                      \
+        for (i = 0; i < nc; i++) {                        \
+            const column *c = &cols[i];                   \
+            const mf_analyze_report *r = &c->rep;         \
+            (void)r;                                      \
+            expr;                                         \
+            printf("%*s", cw, buf);                       \
+        }                                                 \
+    } while (0)
+
+    printf("\n%-*s", lw, "");
+    for (i = 0; i < nc; i++)
+        printf("%*s", cw, cols[i].d.name);
+    ROW("scale", fmt_scale(buf, sizeof buf, c->scale));
+    ROW("overflow", fmt_count(buf, sizeof buf, r->overflow, r->n));
+    ROW("  saturated", fmt_count(buf, sizeof buf, r->saturated, r->n));
+    ROW("  to inf/NaN", fmt_count(buf, sizeof buf, r->to_inf + r->to_nan, r->n));
+    ROW("underflow to 0", fmt_count(buf, sizeof buf, r->underflow, r->n));
+    ROW("subnormal", fmt_count(buf, sizeof buf, r->subnormal, r->n));
+    ROW("rel err max", fmt_err(buf, sizeof buf, r->rel_err_max, r->rel_count));
+    ROW("rel err mean", fmt_err(buf, sizeof buf, r->rel_err_mean, r->rel_count));
+    ROW("rel err rms", fmt_err(buf, sizeof buf, r->rel_err_rms, r->rel_count));
+    ROW("safe scales", fmt_safe(buf, sizeof buf, &c->base));
+    ROW("  no overflow", fmt_pow2(buf, sizeof buf, "<= ", c->base.scale_up_log2, &c->base, 0));
+    ROW("  no underflow", fmt_pow2(buf, sizeof buf, ">= ", c->base.scale_down_log2, &c->base, 1));
+    ROW("max finite", snprintf(buf, sizeof buf, "%.6g", c->d.max));
+    ROW("min subnormal", snprintf(buf, sizeof buf, "%.6g", c->d.has_subnormals ? c->d.min_subnormal : c->d.min_normal));
+#undef ROW
+    printf("\n\noverflow: |x|*scale beyond the largest finite value; underflow: a nonzero value that became 0;\n"
+           "rel err: |y - x| / |x| over the elements whose result is finite and not saturated; safe scales:\n"
+           "the powers of two that multiply the data without overflow (<= 2^a) and without underflow (>= 2^b).\n");
+    print_histogram(cols, nc, o);
+}
+
+int mf_analyze_cmd_main(int argc, char **argv)
+{
+    options o;
+    dataset ds;
+    column *cols;
+    int i, rc;
+
+    if ((rc = parse_options(argc, argv, &o)) != 0)
+        return rc < 0 ? 0 : rc; /* -1: --help was printed */
+    memset(&ds, 0, sizeof ds);
+    switch (o.kind) {
+    case KIND_NPY: rc = load_npy(&o, &ds); break;
+    case KIND_RAW: rc = load_raw(&o, &ds); break;
+    default: rc = load_text(&o, &ds); break;
+    }
+    if (rc != 0)
+        return rc;
+    cols = (column *)calloc((size_t)o.nformats, sizeof *cols);
+    if (!cols) {
+        free(ds.buf);
+        return data_error("out of memory");
+    }
+    for (i = 0; i < o.nformats && rc == 0; i++) {
+        column *c = &cols[i];
+        c->fmt = o.formats[i];
+        mf_format_describe(c->fmt, &c->d);
+        rc = run_analyze(&ds, &o, c->fmt, 1.0, &c->base);
+        if (rc)
+            break;
+        c->scale = o.scale_auto ? auto_scale(&c->base, &c->d) : o.scale;
+        if (c->scale == 1.0)
+            c->rep = c->base;
+        else
+            rc = run_analyze(&ds, &o, c->fmt, c->scale, &c->rep);
+    }
+    if (rc == 0) {
+        print_report(cols, o.nformats, &o, &ds);
+        if (fflush(stdout) != 0 || ferror(stdout))
+            rc = data_error("write error: %s", strerror(errno));
+    }
+    if (rc == 0 && o.plot) {
+        rc = write_plot(cols, o.nformats, &o, &ds);
+        if (rc == 0)
+            fprintf(stderr, "minifloat: analyze: wrote %s\n", o.plot);
+    }
+    free(cols);
+    free(ds.buf);
+    return rc;
+}
