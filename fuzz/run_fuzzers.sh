@@ -4,7 +4,7 @@
 set -eu
 b=$1
 s=${2:-20}
-for t in fuzz_roundtrip fuzz_monotonic fuzz_differential fuzz_bulk; do
+for t in fuzz_roundtrip fuzz_monotonic fuzz_differential fuzz_bulk fuzz_npy; do
     d=$(mktemp -d)
     cp fuzz/corpus/$t/* "$d"/
     echo "fuzzing $t for ${s}s"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # minifloat set-up: install what is missing (Debian packages), build, then
-#   scripts/setup.sh demo   run the demo (minifloat info / show, the C example)
+#   scripts/setup.sh demo   run the demo: one value in every format, the C example, the overflow lab on
+#                           a shipped tensor (table, histogram, build/activations.svg) and the training
+#                           demo (build/train.svg)
 #   scripts/setup.sh test   run every test tier: unit, exhaustive, hygiene, cuda (skips without a GPU),
 #                           fuzz replay, cli, package; the unit tier again under ASan+UBSan; and each
 #                           libFuzzer target briefly when clang is present.
@@ -10,7 +12,7 @@ mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # ---- dependencies --------------------------------------------------------------------------------
-need="cmake make gcc g++ pkg-config check libsubunit-dev libmpfr-dev libsleef-dev"
+need="cmake make gcc g++ pkg-config check libsubunit-dev libmpfr-dev libsleef-dev librsvg2-bin"
 missing=""
 for p in $need; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -32,11 +34,15 @@ cmake --build build -j "$jobs"
 
 case "$mode" in
 demo)
-    ./build/tools/minifloat info
-    echo
     ./build/tools/minifloat show 3.14159
     echo
     ./build/examples/example_quickstart
+    echo
+    # The overflow lab on a shipped tensor: FFN activations with outliers past FP16's range.
+    ./build/tools/minifloat analyze examples/data/activations.npy --plot build/activations.svg
+    echo
+    # One small MLP trained in FP32, BF16, FP16 without and with loss scaling, FP8 and MXFP8.
+    ./build/tools/minifloat train-demo --plot build/train.svg
     ;;
 test)
     # Sanitizers over the fast tiers.

@@ -7,7 +7,7 @@
  *
  * Every count is the count the scalar conversions give element by element (mf_from_f64_ev on the
  * scaled value); the error statistics compare each element's decoded result with its (scaled)
- * input, in binary64. docs/overflow.md defines every field with a worked example.
+ * input, in binary64. docs/analyze.md defines every field with a worked example.
  *
  * The scaled value of element i is s = x * scale rounded to nearest-even in binary64, computed in
  * integers (the caller's rounding mode and FTZ/DAZ do not change it); it is exact when scale is a
@@ -17,8 +17,8 @@
  * events of mf_from_f64_ev. Counts, amax/amin, the histogram and the safe scales are computed in
  * integers; the error statistics use binary64 arithmetic (they assume the default environment).
  * Following mf_from_f64_ev, an infinite input under MF_OVERFLOW_SATURATE becomes +-max and counts as
- * an overflow even where the target could hold it (f32 from f32/f16/bf16 data, f16 from f16, bf16
- * from bf16); mf_convert widens or copies those exactly and keeps the inf.
+ * an overflow into every target, as mf_convert does; the one difference from mf_convert is a target
+ * equal to the data's format (f16 data analysed as f16), which mf_convert copies, keeping the inf.
  */
 #ifndef MINIFLOAT_ANALYZE_H
 #define MINIFLOAT_ANALYZE_H
