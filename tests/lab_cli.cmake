@@ -4,7 +4,7 @@ if(TARGET mf_tools)
   mf_add_test(test_npy SOURCES test_npy.c LIBS mf_tools LABELS unit TIMEOUT 60)
 endif()
 if(TARGET minifloat_cli)
-  set(MF_LAB_CLI_TESTS analyze analyze_errors analyze_plot analyze_examples npy_dtypes)
+  set(MF_LAB_CLI_TESTS analyze analyze_errors analyze_plot analyze_examples analyze_ops npy_dtypes)
   foreach(t IN LISTS MF_LAB_CLI_TESTS)
     add_test(NAME cli_${t}
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/${t}.sh $<TARGET_FILE:minifloat_cli>

@@ -1,5 +1,6 @@
-/* tools/analyze_cmd.c - `minifloat analyze FILE`: read a tensor, run mf_analyze for each format,
- * print a side-by-side table and an ASCII histogram, optionally draw the picture (tools/plot.c). */
+/* tools/analyze_cmd.c - `minifloat analyze FILE`: read a tensor, optionally apply an elementwise
+ * operation to it (--op: mf_unary / mf_softmax into binary32), run mf_analyze for each format, print a
+ * side-by-side table and an ASCII histogram, optionally draw the picture (tools/plot.c). */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose */
 
 #include "analyze_cmd.h"
@@ -15,6 +16,7 @@
 
 #include <minifloat.h>
 #include <minifloat/analyze.h>
+#include <minifloat/elementwise.h>
 
 #include "npy.h"
 #include "plot.h"
@@ -39,7 +41,10 @@ const char mf_analyze_cmd_usage[] =
     "  --plot OUT         write the histogram picture: OUT.svg, or OUT.png (needs rsvg-convert)\n"
     "  --raw, --text      read FILE as raw elements / text whatever its name\n"
     "  --dtype FORMAT     element format of a raw file (default f32), or of a .npy whose dtype\n"
-    "                     is '<V1' (ml_dtypes float8_e4m3fn, float4_e2m1fn, ...: e4m3, e2m1, ...)\n";
+    "                     is '<V1' (ml_dtypes float8_e4m3fn, float4_e2m1fn, ...: e4m3, e2m1, ...)\n"
+    "  --op OP            analyse OP(x) instead of x, computed in binary32 as a kernel would before\n"
+    "                     rounding into each format: exp tanh sigmoid silu gelu gelu_tanh, or\n"
+    "                     softmax log_softmax over the last axis (raw and text: one row)\n";
 
 /* ---- messages ----------------------------------------------------------------------------------- */
 
@@ -75,8 +80,14 @@ static int data_error(const char *fmt, ...)
 
 /* ---- options ------------------------------------------------------------------------------------ */
 
+/* --op: what is applied to the data before the analysis. */
+enum { OP_NONE, OP_UNARY, OP_SOFTMAX, OP_LOG_SOFTMAX };
+
 typedef struct options {
     const char *path;
+    int op;              /* OP_* */
+    mf_unary_op unary;   /* when op is OP_UNARY */
+    const char *op_name; /* "exp", ..., "softmax", "log_softmax" */
     const char *plot;
     int plot_png;
     enum { KIND_AUTO, KIND_NPY, KIND_RAW, KIND_TEXT } kind;
@@ -163,6 +174,36 @@ static int parse_formats(const char *list, options *o)
     }
 }
 
+/* Whether a and b are equal ignoring ASCII case. */
+static int same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char c = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+        if (c != *b)
+            return 0;
+    }
+    return *a == *b;
+}
+
+static int parse_op(const char *name, options *o)
+{
+    if (mf_unary_from_name(name, &o->unary) == MF_OK) {
+        o->op = OP_UNARY;
+        o->op_name = mf_unary_name(o->unary);
+    } else if (same_name(name, "softmax")) {
+        o->op = OP_SOFTMAX;
+        o->op_name = "softmax";
+    } else if (same_name(name, "log_softmax")) {
+        o->op = OP_LOG_SOFTMAX;
+        o->op_name = "log_softmax";
+    } else {
+        return usage_error("--op: unknown operation '%s' (exp, tanh, sigmoid, silu, gelu, gelu_tanh, softmax, "
+                           "log_softmax)",
+                           name);
+    }
+    return 0;
+}
+
 /* Whether `rsvg-convert` is on PATH. */
 static int have_rsvg(void) { return system("command -v rsvg-convert >/dev/null 2>&1") == 0; }
 
@@ -227,6 +268,13 @@ static int parse_options(int argc, char **argv, options *o)
             if (mf_format_from_name(val, &o->dtype) != MF_OK)
                 return usage_error("--dtype: unknown format '%s'", val);
             o->have_dtype = 1;
+        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--op", NULL, &val)) != 0) {
+            if (r < 0)
+                return usage_error("option '%s' needs an operation (exp, tanh, sigmoid, silu, gelu, gelu_tanh, "
+                                   "softmax, log_softmax)",
+                                   a);
+            if ((rc = parse_op(val, o)) != 0)
+                return rc;
         } else {
             return usage_error("unknown option '%s'", a);
         }
@@ -275,6 +323,10 @@ typedef struct dataset {
     mf_format file_fmt; /* the element format in the file */
     void *buf;
     size_t n;
+    size_t cols;        /* the last dimension of a .npy (1 for a scalar); n for raw and text input */
+    int shaped;         /* 1 for .npy (cols is the last axis), 0 for raw and text (one row) */
+    uint64_t op_inf;    /* --op: finite inputs whose binary32 result is +-inf (overflow in binary32) */
+    uint64_t op_zero;   /* --op: results that are +-0 where the exact result is not (underflow in binary32) */
     char what[200];     /* "float32, shape (128, 256), .npy" */
 } dataset;
 
@@ -373,6 +425,8 @@ static int load_npy(const options *o, dataset *ds)
     npy_shape_str(&a, shape, sizeof shape);
     ds->file_fmt = a.format;
     ds->n = a.count;
+    ds->cols = a.ndim > 0 ? a.shape[a.ndim - 1] : 1;
+    ds->shaped = 1;
     snprintf(ds->what, sizeof ds->what, "%s ('%s'), shape %s", npy_type_name(a.format), a.descr, shape);
     return settle(ds, a.data ? a.data : malloc(1));
 }
@@ -394,6 +448,7 @@ static int load_raw(const options *o, dataset *ds)
     }
     ds->file_fmt = f;
     ds->n = len / w;
+    ds->cols = ds->n;
     snprintf(ds->what, sizeof ds->what, "raw %s", npy_type_name(f));
     return settle(ds, buf);
 }
@@ -453,8 +508,84 @@ static int load_text(const options *o, dataset *ds)
     free(buf);
     ds->file_fmt = MF_FP64;
     ds->n = n;
+    ds->cols = n;
     snprintf(ds->what, sizeof ds->what, "text, read as float64");
     return settle(ds, vals ? (void *)vals : malloc(1));
+}
+
+/* --op: replace the data by OP(data) in binary32 (mf_unary / mf_softmax with an f32 destination: the
+ * binary32 results are stored as computed). Rounding them into a format is what mf_unary does when
+ * that format is its destination, so analysing them per format is analysing the op's output there. */
+static int apply_op(const options *o, dataset *ds)
+{
+    float *y, *x;
+    size_t i;
+    int rc;
+    if (o->op == OP_NONE)
+        return 0;
+    y = (float *)malloc((ds->n ? ds->n : 1) * sizeof *y);
+    x = (float *)malloc((ds->n ? ds->n : 1) * sizeof *x);
+    if (!y || !x) {
+        free(y);
+        free(x);
+        return data_error("out of memory");
+    }
+    if (o->op == OP_UNARY)
+        rc = mf_unary(o->unary, MF_FP32, y, ds->fmt, ds->buf, ds->n, NULL);
+    else
+        rc = mf_softmax(o->op == OP_LOG_SOFTMAX, MF_FP32, y, ds->fmt, ds->buf, ds->cols ? ds->n / ds->cols : 0,
+                        ds->cols, NULL);
+    if (rc == MF_OK) /* the inputs as the op saw them: widened to binary32 (f64 rounded to nearest) */
+        rc = mf_convert(MF_FP32, x, ds->fmt, ds->buf, ds->n, NULL);
+    if (rc != MF_OK) {
+        free(y);
+        free(x);
+        return data_error("--op %s failed: %s", o->op_name, mf_strerror(rc));
+    }
+    /* What binary32 itself lost. No op has an infinite exact result for a finite input. A zero result for
+     * a finite input is an underflow for exp, sigmoid and softmax (whose exact results are never 0), for
+     * tanh, SiLU and GELU when the input is not 0, and for log-softmax when another element of the row is
+     * not -inf (log p = 0 exactly only for an element alone in its row). */
+    for (i = 0; i < ds->n; i++) {
+        if (!isfinite(x[i]))
+            continue;
+        if (isinf(y[i]))
+            ds->op_inf++;
+        else if (y[i] == 0 && o->op != OP_LOG_SOFTMAX &&
+                 (x[i] != 0 || o->op == OP_SOFTMAX ||
+                  (o->op == OP_UNARY && (o->unary == MF_UNARY_EXP || o->unary == MF_UNARY_SIGMOID))))
+            ds->op_zero++;
+    }
+    if (o->op == OP_LOG_SOFTMAX && ds->cols > 0) {
+        size_t r, c;
+        for (r = 0; r < ds->n / ds->cols; r++) {
+            const float *xr = x + r * ds->cols, *yr = y + r * ds->cols;
+            size_t live = 0;
+            for (c = 0; c < ds->cols && live < 2; c++)
+                live += xr[c] > -INFINITY;
+            for (c = 0; c < ds->cols && live >= 2; c++)
+                ds->op_zero += isfinite(xr[c]) && yr[c] == 0;
+        }
+    }
+    free(x);
+    free(ds->buf);
+    ds->buf = y;
+    ds->fmt = MF_FP32;
+    return 0;
+}
+
+/* "exp(data)" or "softmax(data) over the last axis"-style description of what --op computed. */
+static void op_desc(char *buf, size_t size, const options *o, const dataset *ds)
+{
+    size_t rows = ds->cols ? ds->n / ds->cols : 0;
+    if (o->op == OP_UNARY)
+        snprintf(buf, size, "%s(data)", o->op_name);
+    else if (ds->shaped)
+        snprintf(buf, size, "%s(data) over the last axis (%llu rows of %llu)", o->op_name,
+                 (unsigned long long)rows, (unsigned long long)ds->cols);
+    else
+        snprintf(buf, size, "%s(data) over all %llu elements (one row: the file has no shape)", o->op_name,
+                 (unsigned long long)ds->n);
 }
 
 /* ---- formatting helpers ------------------------------------------------------------------------ */
@@ -595,6 +726,7 @@ static const char *bin_mark(const column *c, const options *o, int b)
 
 static void print_histogram(const column *cols, int nc, const options *o)
 {
+    char what[64];
     const uint64_t *h = cols[0].base.hist;
     int lo = -1, hi = -1, b, i;
     uint64_t maxc = 0;
@@ -607,8 +739,13 @@ static void print_histogram(const column *cols, int nc, const options *o)
             if (h[b] > maxc)
                 maxc = h[b];
         }
-    printf("\nlog2|x| histogram of the data (before scaling); each format's marks are its range divided "
-           "by its scale\n");
+    if (o->op != OP_NONE)
+        snprintf(what, sizeof what, "x = %s(data)", o->op_name);
+    else
+        snprintf(what, sizeof what, "the data");
+    printf("\nlog2|x| histogram of %s (before scaling); each format's marks are its range divided "
+           "by its scale\n",
+           what);
     if (lo < 0) {
         printf("  (no finite nonzero elements)\n");
         return;
@@ -658,16 +795,23 @@ static char *sh_quote(const char *s)
 static int write_plot(const column *cols, int nc, const options *o, const dataset *ds)
 {
     plot_input in;
-    char title[300], sub[300];
+    char title[300], sub[400], opd[200];
     const char *base = strrchr(o->path, '/');
     const mf_analyze_report *r0 = &cols[0].base;
     FILE *f;
     int i, rc;
 
     memset(&in, 0, sizeof in);
-    snprintf(title, sizeof title, "%s: log2 |x| histogram and each format's range", base ? base + 1 : o->path);
-    snprintf(sub, sizeof sub, "%llu elements, %s; rounding %s, overflow %s%s", (unsigned long long)ds->n, ds->what,
-             mf_round_name(o->round), o->overflow == MF_OVERFLOW_SATURATE ? "saturates" : "IEEE",
+    if (o->op == OP_NONE) {
+        snprintf(title, sizeof title, "%s: log2 |x| histogram and each format's range", base ? base + 1 : o->path);
+        opd[0] = '\0';
+    } else {
+        snprintf(title, sizeof title, "x = %s(%s): log2 |x| histogram and each format's range", o->op_name,
+                 base ? base + 1 : o->path);
+        snprintf(opd, sizeof opd, "; %s in binary32 (%s)", o->op_name, mf_elementwise_math());
+    }
+    snprintf(sub, sizeof sub, "%llu elements, %s%s; rounding %s, overflow %s%s", (unsigned long long)ds->n,
+             ds->what, opd, mf_round_name(o->round), o->overflow == MF_OVERFLOW_SATURATE ? "saturates" : "IEEE",
              o->scale_auto ? "; scale auto (per format)" : "");
     in.title = title;
     in.subtitle = sub;
@@ -735,6 +879,17 @@ static void print_report(const column *cols, int nc, const options *o, const dat
 
     printf("file     %s\n", o->path);
     printf("data     %llu elements, %s\n", (unsigned long long)ds->n, ds->what);
+    if (o->op != OP_NONE) {
+        char opd[200];
+        op_desc(opd, sizeof opd, o, ds);
+        printf("op       x = %s\n", opd);
+        printf("math     binary32, %s (mf_%s): the rest of the report is about x,\n"
+               "         the binary32 value a kernel rounds into each format\n",
+               mf_elementwise_math(), o->op == OP_UNARY ? "unary" : "softmax");
+        printf("binary32 %llu finite inputs gave inf (overflow), %llu gave 0 (underflow); the table counts\n"
+               "         an inf as an overflow only where a format cannot keep it (e4m3, e2m1, --sat)\n",
+               (unsigned long long)ds->op_inf, (unsigned long long)ds->op_zero);
+    }
     printf("values   %llu finite nonzero, %llu zero, %llu NaN, %llu inf\n", (unsigned long long)finite_nz,
            (unsigned long long)r0->in_zero, (unsigned long long)r0->in_nan, (unsigned long long)r0->in_inf);
     if (r0->amax > 0)
@@ -799,8 +954,12 @@ int mf_analyze_cmd_main(int argc, char **argv)
     case KIND_RAW: rc = load_raw(&o, &ds); break;
     default: rc = load_text(&o, &ds); break;
     }
-    if (rc != 0)
+    if (rc == 0)
+        rc = apply_op(&o, &ds);
+    if (rc != 0) {
+        free(ds.buf);
         return rc;
+    }
     cols = (column *)calloc((size_t)o.nformats, sizeof *cols);
     if (!cols) {
         free(ds.buf);

@@ -40,7 +40,7 @@ static const char usage_text[] =
     "usage: minifloat info [FORMAT]\n"
     "       minifloat show X [-r MODE] [--sat] [--rbits N]\n"
     "       minifloat convert --from FORMAT --to FORMAT [options] < input > output\n"
-    "       minifloat analyze FILE [--formats LIST] [--scale auto|S] [-r MODE] [--sat] [--plot OUT]\n"
+    "       minifloat analyze FILE [--formats LIST] [--scale auto|S] [--op OP] [-r MODE] [--sat] [--plot OUT]\n"
     "       minifloat train-demo [options]   (minifloat train-demo --help)\n"
     "       minifloat help | --help | --version\n"
     "\n"
