@@ -1,4 +1,4 @@
-/* tools/train_demo.c - see train_demo.h and docs/overflow_train.md.
+/* tools/train_demo.c - see train_demo.h and docs/overflow.md, "Training with narrow formats".
  *
  * One training step of configuration X (B = batch, L = layers, a = ReLU):
  *
@@ -524,7 +524,7 @@ static void adam(float *w, float *m, float *v, const float *g, size_t n, float l
 }
 
 /* One step on t->xb / t->yb; returns the batch loss (unscaled). */
-static double train_step(trainer *t, int step, int total_steps, int *adam_t)
+static double train_step(trainer *t, long long step, long long total_steps, long long *adam_t)
 {
     const int B = t->p.batch, nl = t->nl;
     const int is16 = t->cfg == MF_TRAIN_BF16 || t->cfg == MF_TRAIN_FP16 || t->cfg == MF_TRAIN_FP16_LS;
@@ -655,7 +655,8 @@ int mf_train_run(const mf_train_params *p, mf_train_config c, mf_train_result *r
                  void *progress_ctx)
 {
     trainer *t;
-    int rc, e, s, steps_per_epoch, total_steps, adam_t = 0;
+    int rc, e, s, steps_per_epoch;
+    long long total_steps, adam_t = 0; /* up to 2^17 steps an epoch times 100000 epochs: beyond int */
     clock_t t0 = clock();
     rng shuf;
     if (!p || !r)
@@ -683,7 +684,7 @@ int mf_train_run(const mf_train_params *p, mf_train_config c, mf_train_result *r
     r->config = c;
     r->epochs = p->epochs;
     steps_per_epoch = p->n_train / p->batch;
-    total_steps = steps_per_epoch * p->epochs;
+    total_steps = (long long)steps_per_epoch * p->epochs;
     shuf = rng_make(p->seed, STREAM_SHUFFLE);
     for (s = 0; s < p->n_train; s++)
         t->perm[s] = s;
@@ -708,7 +709,7 @@ int mf_train_run(const mf_train_params *p, mf_train_config c, mf_train_result *r
             }
             if (c == MF_TRAIN_MXFP8)
                 t->mx_seen = 0; /* keep the block exponents of the last step only */
-            sum += train_step(t, e * steps_per_epoch + s, total_steps, &adam_t);
+            sum += train_step(t, (long long)e * steps_per_epoch + s, total_steps, &adam_t);
         }
         t->ep.loss = sum / steps_per_epoch;
         t->ep.test_acc = (double)eval_correct(t, t->xtest, t->ytest, p->n_test) / p->n_test;
@@ -1142,8 +1143,9 @@ static void print_report(FILE *o, const mf_train_params *p, const mf_train_resul
         fprintf(o, "-%d", p->hidden);
     fprintf(o, "-2 (ReLU), softmax cross-entropy averaged over the batch, Adam lr %g (cosine), batch %d,\n", p->lr,
             p->batch);
-    fprintf(o, "initial weights N(0, %g^2), %d epochs of %d steps, seed %llu; FP32 master weights.\n", p->init_std,
-            p->epochs, p->n_train / p->batch, (unsigned long long)p->seed);
+    fprintf(o, "initial weights N(0, %g^2), %d epoch%s of %d step%s, seed %llu; FP32 master weights.\n",
+            p->init_std, p->epochs, p->epochs == 1 ? "" : "s", p->n_train / p->batch,
+            p->n_train / p->batch == 1 ? "" : "s", (unsigned long long)p->seed);
     fprintf(o, "Every configuration starts from the same weights and sees the same batches.\n\n");
 
     fprintf(o, "training loss (mean over the epoch)\n  epoch");

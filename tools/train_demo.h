@@ -6,8 +6,8 @@
  * configuration starts from the same weights and sees the same batches, so curves differ only by
  * the number format. "Computed in format X": every tensor the forward and backward passes store is
  * rounded to X with the library (mf_convert, mf_fp8_delayed_quantize, mf_mx_quantize) and the
- * matrix products are computed in f32 on the rounded values (see docs/overflow_train.md for the
- * exact list of rounding points). Results depend only on the parameters (no clock, no threads).
+ * matrix products are computed in f32 on the rounded values (docs/overflow.md, "Training with narrow
+ * formats", lists the rounding points). Results depend only on the parameters (no clock, no threads).
  */
 #ifndef MF_TOOLS_TRAIN_DEMO_H
 #define MF_TOOLS_TRAIN_DEMO_H
