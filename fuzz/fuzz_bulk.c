@@ -15,11 +15,13 @@
  * Checked: the return code is the one the documentation promises (when several errors apply, any
  * of them); on error nothing in the arena or the stats changed; on success every destination element
  * equals the scalar result for the decoded source element (mf_from_f64 with rbits
- * mf_sr_bits(seed, sr_offset + i); exact decoding where the destination holds every source value;
- * a copy for equal formats), bytes outside the destination, and the high nibble of an odd e2m1
+ * mf_sr_bits(seed, sr_offset + i); exact decoding where the destination holds every source value,
+ * but +-inf -> +-max when saturating; a copy for equal formats), bytes outside the destination, and the high nibble of an odd e2m1
  * tail, are untouched, FP6 outputs have their top two bits clear, and the stats equal the
  * per-element events (mf_from_f64_ev, or NaN input / subnormal output for decoding and copies).
  */
+#include <float.h>
+
 #include "fuzz_common.h"
 
 #define ARENA 8192
@@ -125,12 +127,15 @@ static uint64_t expect_elem(mf_format df, mf_format sf, uint64_t code, const mf_
     if (df == sf) {
         out = code;
         *ev = (isnan(v) ? (unsigned)MF_EVENT_NAN : 0u) | (subnormal(df, out) ? (unsigned)MF_EVENT_SUBNORMAL : 0u);
-    } else if (df == MF_FP64) {
-        out = fz_f64_bits(v);
-        *ev = (isnan(v) ? (unsigned)MF_EVENT_NAN : 0u) | (subnormal(df, out) ? (unsigned)MF_EVENT_SUBNORMAL : 0u);
-    } else if (df == MF_FP32 && sf != MF_FP64) {
-        out = fz_f32_bits(mf_to_f32(sf, (uint32_t)code));
-        *ev = (isnan(v) ? (unsigned)MF_EVENT_NAN : 0u) | (subnormal(df, out) ? (unsigned)MF_EVENT_SUBNORMAL : 0u);
+    } else if (df == MF_FP64 || (df == MF_FP32 && sf != MF_FP64)) {
+        /* widening: exact, but saturation applies to infinities (+-inf -> +-max, an overflow) */
+        if (o && o->overflow == MF_OVERFLOW_SATURATE && isinf(v)) {
+            out = df == MF_FP64 ? fz_f64_bits(copysign(DBL_MAX, v)) : fz_f32_bits(copysignf(FLT_MAX, (float)v));
+            *ev = MF_EVENT_OVERFLOW | MF_EVENT_INEXACT;
+        } else {
+            out = df == MF_FP64 ? fz_f64_bits(v) : fz_f32_bits(mf_to_f32(sf, (uint32_t)code));
+            *ev = (isnan(v) ? (unsigned)MF_EVENT_NAN : 0u) | (subnormal(df, out) ? (unsigned)MF_EVENT_SUBNORMAL : 0u);
+        }
     } else {
         mf_round r = o ? o->round : MF_ROUND_NEAREST_EVEN;
         mf_overflow ov = o ? o->overflow : MF_OVERFLOW_IEEE;
