@@ -5,11 +5,14 @@
  *   hw_f16_special(u), hw_f16_plain(p, u, r), hw_f16_fix(p, u, r)
  *                                binary32 -> MF_VL f16 codes at p, rn/rz/ru/rd, IEEE overflow (F16C):
  *                                the lanes the instruction gets wrong, the plain and the mended store
+ *   hw_f16_special2(u, v)        the lanes where u or v is one the instruction gets wrong (one test
+ *                                for two vectors)
  *   hw_f16_to_f32(p)             MF_VL f16 codes at p -> binary32 bits                     (F16C)
  *   ROOM_HW_DECODE, hw_decode_ok(S), hw_decode_loop(S, out, src, n), hw_decode_prepare()
  *                                a faster exact decoder for some narrow formats (optional)
- *   ROOM_HW_BF16, hw_bf16_special(u), hw_bf16_plain(p, u), hw_bf16_fix(p, u)
- *                                binary32 -> bf16 rn, IEEE overflow (optional)
+ *   ROOM_HW_BF16, hw_bf16_special(u), hw_bf16_plain(p, u), hw_bf16_plain2(p, u, v), hw_bf16_fix(p, u)
+ *                                binary32 -> bf16 rn, IEEE overflow (optional); plain2 stores the
+ *                                2 * MF_VL codes of u then v
  *   hw_f64_to_f32_ro(p)          MF_VL doubles -> binary32 bits, round to odd
  *   hw_f64_to_f32(p, r)          MF_VL doubles -> binary32 bits in rn/rz/ru/rd, IEEE overflow
  *   hw_f32_to_f64(out, u)        binary32 bits -> MF_VL doubles (exact; NaNs become quiet)
@@ -62,9 +65,15 @@ MF_V void hw_bf16_fix(uint16_t *p, vu u)
     v_store_u16(p, k_round(u, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, v_zero(), 0, NULL));
 }
 MF_V void hw_bf16_plain(uint16_t *p, vu u) { hw_bf16_fix(p, u); }
+MF_V void hw_bf16_plain2(uint16_t *p, vu u, vu v)
+{
+    hw_bf16_fix(p, u);
+    hw_bf16_fix(p + MF_VL, v);
+}
 #endif
 
-/* The hardware conversions, four vectors a step: one test for the lanes they get wrong. */
+/* The hardware conversions, four vectors a step: one test for the lanes they get wrong (for f16,
+ * one comparison per two vectors: the instruction count per element is what limits this loop). */
 MF_V void room_hw16_loop(const int bf16, uint16_t *dst, const uint32_t *src, size_t n, const mf_round R)
 {
     size_t i = 0;
@@ -72,13 +81,11 @@ MF_V void room_hw16_loop(const int bf16, uint16_t *dst, const uint32_t *src, siz
         vu u0 = v_load_u32(src + i), u1 = v_load_u32(src + i + MF_VL);
         vu u2 = v_load_u32(src + i + 2 * MF_VL), u3 = v_load_u32(src + i + 3 * MF_VL);
         vm sp = bf16 ? m_or(m_or(hw_bf16_special(u0), hw_bf16_special(u1)), m_or(hw_bf16_special(u2), hw_bf16_special(u3)))
-                     : m_or(m_or(hw_f16_special(u0), hw_f16_special(u1)), m_or(hw_f16_special(u2), hw_f16_special(u3)));
+                     : m_or(hw_f16_special2(u0, u1), hw_f16_special2(u2, u3));
         if (!m_any(sp)) {
             if (bf16) {
-                hw_bf16_plain(dst + i, u0);
-                hw_bf16_plain(dst + i + MF_VL, u1);
-                hw_bf16_plain(dst + i + 2 * MF_VL, u2);
-                hw_bf16_plain(dst + i + 3 * MF_VL, u3);
+                hw_bf16_plain2(dst + i, u0, u1);
+                hw_bf16_plain2(dst + i + 2 * MF_VL, u2, u3);
             } else {
                 hw_f16_plain(dst + i, u0, R);
                 hw_f16_plain(dst + i + MF_VL, u1, R);
@@ -207,12 +214,22 @@ MF_V void room_decode_loop(const mf_format S, uint32_t *out, const void *src, si
         hw_decode_loop(S, out, src, n);
         return;
     }
+    if (S == MF_FP16) { /* F16C, four vectors a step */
+        const uint16_t *h = (const uint16_t *)src;
+        for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
+            vu a = hw_f16_to_f32(h + i), b = hw_f16_to_f32(h + i + MF_VL);
+            vu c = hw_f16_to_f32(h + i + 2 * MF_VL), e = hw_f16_to_f32(h + i + 3 * MF_VL);
+            v_store_u32(out + i, a);
+            v_store_u32(out + i + MF_VL, b);
+            v_store_u32(out + i + 2 * MF_VL, c);
+            v_store_u32(out + i + 3 * MF_VL, e);
+        }
+        for (; i < n; i += MF_VL)
+            v_store_u32(out + i, hw_f16_to_f32(h + i));
+        return;
+    }
     for (i = 0; i < n; i += MF_VL) {
         vu c;
-        if (S == MF_FP16) {
-            v_store_u32(out + i, hw_f16_to_f32((const uint16_t *)src + i));
-            continue;
-        }
         if (S == MF_BF16)
             c = v_load_u16((const uint16_t *)src + i);
         else if (S == MF_FP4_E2M1)
@@ -382,8 +399,8 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
         const uint32_t *b32;
         void *final = (uint8_t *)dst + (d == MF_FP4_E2M1 ? blk / 2 : blk * dbytes), *dp = final;
         m = end - blk < ROOM_BLOCK ? end - blk : ROOM_BLOCK;
-        if (s == MF_FP32 && d != MF_FP64 && !stream) /* nothing to stage: one pass over the whole range */
-            m = end - blk;
+        if (((s == MF_FP32 && d != MF_FP64) || (d == MF_FP32 && s != MF_FP64)) && !stream)
+            m = end - blk; /* nothing to stage: one pass over the whole range */
         if (stream) { /* the hardware prefetcher alone leaves DRAM idle between blocks */
             size_t sbytes = s == MF_FP4_E2M1 ? ROOM_BLOCK / 2 : ROOM_BLOCK * (size_t)((mf__fmt_get(s).bits + 7) / 8);
             const char *next = (const char *)src + (s == MF_FP4_E2M1 ? (blk + m) / 2 : (blk + m) * (sbytes / ROOM_BLOCK));

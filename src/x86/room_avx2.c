@@ -7,6 +7,11 @@
 /* f32 -> f16 with F16C's vcvtps2ph (rn, rz, ru, rd; IEEE overflow). hw_f16_special flags the lanes
  * the instruction gets wrong for us (NaN: it keeps payloads), hw_f16_fix mends them. */
 MF_V vm hw_f16_special(vu u) { return v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)); }
+/* NaN in u or in v: one unordered comparison of the two */
+MF_V vm hw_f16_special2(vu u, vu v)
+{
+    return _mm256_castps_si256(_mm256_cmp_ps(_mm256_castsi256_ps(u), _mm256_castsi256_ps(v), _CMP_UNORD_Q));
+}
 
 MF_V __m128i hw__cvtph(vu u, const mf_round r)
 {

@@ -9,6 +9,12 @@ MF_V vm hw_f16_special(vu u)
     return _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)), _mm512_set1_epi32(0x7F800000));
 }
 
+/* NaN in u or in v: one unordered comparison of the two */
+MF_V vm hw_f16_special2(vu u, vu v)
+{
+    return _mm512_cmp_ps_mask(_mm512_castsi512_ps(u), _mm512_castsi512_ps(v), _CMP_UNORD_Q);
+}
+
 MF_V void hw_f16_plain(uint16_t *p, vu u, const mf_round r)
 {
     __m512 x = _mm512_castsi512_ps(u);
