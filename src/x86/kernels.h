@@ -112,6 +112,7 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
  * Adding M = 2^(m - man + 23) (m the effective exponent, as above) to |x| leaves the rounded
  * significand, implicit bit included, in the low mantissa bits of the sum: the addition rounds to
  * nearest-even at exactly the target's last place (the room runs with MXCSR = rn, no FTZ/DAZ).
+ * M also carries the code's exponent part in its mantissa, so the sum's low bits are the code.
  * |x| is first clamped to 2^(emax+1), which overflows in every format, so M stays finite. For
  * formats whose M fits binary32 (every signed narrow format but bf16). */
 MF_V int k_fast_rn_ok(const mf_format fmt)
@@ -131,14 +132,18 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
     const vu a = v_min_u(a0, v_set1((uint32_t)(emax + 1 + 127) << 23));
     vu m = v_max_u(v_srli(a, 23), v_set1(emin_b));
-    vu big = v_slli(v_add(m, v_set1((uint32_t)(23 - man))), 23);
-    vu k = v_and(v_fadd(a, big), v_set1(0x7FFFFFu));
-    vu code = v_add(v_add(k, v_slli(m, man)), v_set1((uint32_t)0 - (emin_b << man)));
+    /* M with the target's biased exponent (m - emin_b) << man in its low mantissa bits, even since
+     * man >= 1, so ties still go to the even code: M = m * (2^23 + 2^man) + C, one multiply */
+    vu mul = v_set1((1u << 23) + (1u << man));
+    vu big;
+    __asm__("" : "+x"(mul)); /* keep one vpmulld: compilers would expand it into shifts and adds */
+    big = v_add(v_mullo(m, mul), v_set1(((uint32_t)(23 - man) << 23) - (emin_b << man)));
+    vu code = v_and(v_fadd(a, big), v_set1(0x7FFFFFu));
     vm isnan = v_gt_u(a0, v_set1(0x7F800000u));
     vu res = v_min_u(code, v_set1(maxc));
     if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_IEEE)
         res = v_blend(v_gt_u(code, v_set1(maxc)), res, v_set1((uint32_t)mf__fmt_inf_code(f)));
-    res = v_or(res, v_srli(v_and(u, v_set1(0x80000000u)), 32 - f.bits));
+    res = v_or_and(res, v_srli(u, 32 - f.bits), v_set1(1u << (f.bits - 1))); /* the sign */
     if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_FN)
         isnan = m_or(isnan, v_gt_u(code, v_set1(maxc)));
     return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));

@@ -21,12 +21,14 @@ MF_V vu v_lane_index(void) { return _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0); }
 MF_V vu v_and(vu a, vu b) { return _mm256_and_si256(a, b); }
 MF_V vu v_or(vu a, vu b) { return _mm256_or_si256(a, b); }
 MF_V vu v_xor(vu a, vu b) { return _mm256_xor_si256(a, b); }
+MF_V vu v_or_and(vu a, vu b, vu c) { return _mm256_or_si256(a, _mm256_and_si256(b, c)); } /* a | (b & c) */
 MF_V vu v_add(vu a, vu b) { return _mm256_add_epi32(a, b); }
 MF_V vu v_sub(vu a, vu b) { return _mm256_sub_epi32(a, b); }
 #define v_srli(a, n) _mm256_srli_epi32((a), (n))
 #define v_slli(a, n) _mm256_slli_epi32((a), (n))
 MF_V vu v_srlv(vu a, vu n) { return _mm256_srlv_epi32(a, n); }
 MF_V vu v_sllv(vu a, vu n) { return _mm256_sllv_epi32(a, n); }
+MF_V vu v_mullo(vu a, vu b) { return _mm256_mullo_epi32(a, b); }
 MF_V vu v_min_u(vu a, vu b) { return _mm256_min_epu32(a, b); }
 MF_V vu v_max_u(vu a, vu b) { return _mm256_max_epu32(a, b); }
 MF_V vu v_max_i(vu a, vu b) { return _mm256_max_epi32(a, b); }
@@ -93,6 +95,12 @@ MF_V void v_store_u8(void *p, vu a)
 {
     __m128i w = _mm_and_si128(v__pack16(a), _mm_set1_epi16(0xFF));
     _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(w, w));
+}
+/* Four vectors of codes 0..255, in order, as 4 * MF_VL bytes (two packs, one dword permutation). */
+MF_V void v_store_u8x4(void *p, vu a, vu b, vu c, vu d)
+{
+    __m256i w = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    _mm256_storeu_si256((__m256i *)p, _mm256_permutevar8x32_epi32(w, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0)));
 }
 MF_V void v_store_u4(void *p, vu a)
 {

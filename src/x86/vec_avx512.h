@@ -23,12 +23,14 @@ MF_V vu v_lane_index(void) { return _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 
 MF_V vu v_and(vu a, vu b) { return _mm512_and_si512(a, b); }
 MF_V vu v_or(vu a, vu b) { return _mm512_or_si512(a, b); }
 MF_V vu v_xor(vu a, vu b) { return _mm512_xor_si512(a, b); }
+MF_V vu v_or_and(vu a, vu b, vu c) { return _mm512_ternarylogic_epi32(a, b, c, 0xF8); } /* a | (b & c) */
 MF_V vu v_add(vu a, vu b) { return _mm512_add_epi32(a, b); }
 MF_V vu v_sub(vu a, vu b) { return _mm512_sub_epi32(a, b); }
 #define v_srli(a, n) _mm512_srli_epi32((a), (n))
 #define v_slli(a, n) _mm512_slli_epi32((a), (n))
 MF_V vu v_srlv(vu a, vu n) { return _mm512_srlv_epi32(a, n); }
 MF_V vu v_sllv(vu a, vu n) { return _mm512_sllv_epi32(a, n); }
+MF_V vu v_mullo(vu a, vu b) { return _mm512_mullo_epi32(a, b); }
 MF_V vu v_min_u(vu a, vu b) { return _mm512_min_epu32(a, b); }
 MF_V vu v_max_u(vu a, vu b) { return _mm512_max_epu32(a, b); }
 MF_V vu v_max_i(vu a, vu b) { return _mm512_max_epi32(a, b); }
@@ -83,6 +85,14 @@ MF_V vu v_load_u4(const void *p)
 MF_V void v_store_u32(void *p, vu a) { _mm512_storeu_si512(p, a); }
 MF_V void v_store_u16(void *p, vu a) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(a)); }
 MF_V void v_store_u8(void *p, vu a) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(a)); }
+/* Four vectors of codes 0..255, in order, as 4 * MF_VL bytes: two packs and one dword permutation
+ * (cheaper than four vpmovdb). */
+MF_V void v_store_u8x4(void *p, vu a, vu b, vu c, vu d)
+{
+    const __m512i idx = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    __m512i w = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+    _mm512_storeu_si512(p, _mm512_permutexvar_epi32(idx, w));
+}
 MF_V void v_store_u4(void *p, vu a)
 {
     __m128i b = _mm512_cvtepi32_epi8(a); /* 16 codes, one per byte */
