@@ -136,15 +136,25 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
     vu ctr = v_zero();
     if (R == MF_ROUND_STOCHASTIC)
         ctr = k_philox_counters(blk);
-    if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D) && D != MF_FP16 && D != MF_FP4_E2M1) {
-        /* one-byte codes: four vectors a step, stored with one pack */
-        for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL)
-            v_store_u8x4((uint8_t *)dst + i, k_round_rn_fast(v_load_u32(src + i), D, O),
-                         k_round_rn_fast(v_load_u32(src + i + MF_VL), D, O),
-                         k_round_rn_fast(v_load_u32(src + i + 2 * MF_VL), D, O),
-                         k_round_rn_fast(v_load_u32(src + i + 3 * MF_VL), D, O));
-        for (; i < n; i += MF_VL)
-            v_store_u8((uint8_t *)dst + i, k_round_rn_fast(v_load_u32(src + i), D, O));
+    if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D) && D != MF_FP16) {
+        /* one-byte and e2m1 codes: four vectors a step, stored with one pack */
+        for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
+            vu c0 = k_round_rn_fast(v_load_u32(src + i), D, O);
+            vu c1 = k_round_rn_fast(v_load_u32(src + i + MF_VL), D, O);
+            vu c2 = k_round_rn_fast(v_load_u32(src + i + 2 * MF_VL), D, O);
+            vu c3 = k_round_rn_fast(v_load_u32(src + i + 3 * MF_VL), D, O);
+            if (D == MF_FP4_E2M1)
+                v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
+            else
+                v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
+        }
+        for (; i < n; i += MF_VL) {
+            vu c = k_round_rn_fast(v_load_u32(src + i), D, O);
+            if (D == MF_FP4_E2M1)
+                v_store_u4((uint8_t *)dst + i / 2, c);
+            else
+                v_store_u8((uint8_t *)dst + i, c);
+        }
         return;
     }
     for (i = 0; i < n; i += MF_VL) {

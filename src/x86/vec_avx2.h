@@ -102,6 +102,15 @@ MF_V void v_store_u8x4(void *p, vu a, vu b, vu c, vu d)
     __m256i w = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
     _mm256_storeu_si256((__m256i *)p, _mm256_permutevar8x32_epi32(w, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0)));
 }
+/* Four vectors of codes 0..15, in order, packed two per byte (element 2i in bits 0..3): 2 * MF_VL
+ * bytes (see vec_avx512.h). */
+MF_V void v_store_u4x4(void *p, vu a, vu b, vu c, vu d)
+{
+    __m256i w = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    w = _mm256_permutevar8x32_epi32(w, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));
+    w = _mm256_and_si256(_mm256_or_si256(w, _mm256_srli_epi16(w, 4)), _mm256_set1_epi16(0xFF));
+    _mm_storeu_si128((__m128i *)p, _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
+}
 MF_V void v_store_u4(void *p, vu a)
 {
     __m128i w = _mm_and_si128(v__pack16(a), _mm_set1_epi16(0xFF));

@@ -93,6 +93,15 @@ MF_V void v_store_u8x4(void *p, vu a, vu b, vu c, vu d)
     __m512i w = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
     _mm512_storeu_si512(p, _mm512_permutexvar_epi32(idx, w));
 }
+/* Four vectors of codes 0..15, in order, packed two per byte (element 2i in bits 0..3): 2 * MF_VL
+ * bytes. After the packs each 16-bit word holds codes 2i (low byte) and 2i+1 (high byte), and
+ * w | (w >> 4) has the pair's byte in its low byte. */
+MF_V void v_store_u4x4(void *p, vu a, vu b, vu c, vu d)
+{
+    const __m512i idx = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    __m512i w = _mm512_permutexvar_epi32(idx, _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d)));
+    _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi16_epi8(_mm512_or_si512(w, _mm512_srli_epi16(w, 4))));
+}
 MF_V void v_store_u4(void *p, vu a)
 {
     __m128i b = _mm512_cvtepi32_epi8(a); /* 16 codes, one per byte */
