@@ -395,6 +395,7 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
     int stream;
     size_t head = 0, end, blk, m;
     unsigned csr;
+    int csr_set;
 
     if (!room_vectorizable(d, s, o, count)) {
         mf__room_portable.convert(d, dst, s, src, n, o, st);
@@ -412,8 +413,9 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
 
     /* no FTZ, no DAZ, round to nearest, exceptions masked: written only if the caller's differs
      * (ldmxcsr costs as much as a few hundred conversions) */
-    csr = _mm_getcsr();
-    if ((csr & 0xFFC0u) != 0x1F80u)
+    csr = _mm_getcsr(); /* read once: stmxcsr is slow to read back (about 5 ns a call here) */
+    csr_set = (csr & 0xFFC0u) != 0x1F80u;
+    if (csr_set)
         _mm_setcsr((csr & ~0xE040u) | 0x1F80u);
     for (blk = head; blk < end; blk += m) {
         size_t i, dbytes = d == MF_FP4_E2M1 ? 0 : (size_t)((mf__fmt_get(d).bits + 7) / 8);
@@ -438,6 +440,7 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
             /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd */
             static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0, 0x6000u, 0x4000u, 0x2000u, 0, 0};
             _mm_setcsr(((csr & ~0xE040u) | 0x1F80u) | (d == MF_FP32 ? rc[o->round] : 0x6000u));
+            csr_set = 1;
             for (i = 0; i < m; i += MF_VL) {
                 if (d == MF_FP32)
                     v_store_u32(out + i, hw_f64_to_f32(sp + i, o->round));
@@ -480,7 +483,7 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
     }
     if (stream)
         _mm_sfence(); /* order the streaming stores before the caller's */
-    if (_mm_getcsr() != csr)
+    if (csr_set)
         _mm_setcsr(csr);
 
     room_portable(d, dst, s, src, end, n, o, &ct, count);
