@@ -35,16 +35,7 @@ static int is_fp8(mf_format f) { return f == MF_FP8_E4M3 || f == MF_FP8_E5M2; }
 
 static int is_wide(mf_format f) { return f == MF_FP32 || f == MF_FP16 || f == MF_BF16; }
 
-static size_t elem_bytes(mf_format f)
-{
-    switch (f) {
-    case MF_FP64: return 8;
-    case MF_FP32: return 4;
-    case MF_FP16:
-    case MF_BF16: return 2;
-    default: return 1;
-    }
-}
+static size_t elem_bytes(mf_format f) { return (size_t)(mf__fmt_get(f).bits + 7) / 8; }
 
 static uint32_t bits_of(float x) { return mf__f32_bits(x); }
 
@@ -76,16 +67,8 @@ static int f32_less(uint32_t a, uint32_t b)
     return ka < kb;
 }
 
-/* Largest finite value of an FP8 format / of a tensor's input type, as binary32 bits. */
-static uint32_t fp8_max_bits(mf_format f)
-{
-    return mf__decode_f32_bits(f, (uint32_t)mf__fmt_max_code(mf__fmt_get(f)));
-}
-
-static uint32_t input_max_bits(mf_format f)
-{
-    return f == MF_FP32 ? F32_MAX : mf__decode_f32_bits(f, (uint32_t)mf__fmt_max_code(mf__fmt_get(f)));
-}
+/* Largest finite value of a format (an FP8 target, or a tensor's input type), as binary32 bits. */
+static uint32_t max_bits(mf_format f) { return mf__decode_f32_bits(f, (uint32_t)mf__fmt_max_code(mf__fmt_get(f))); }
 
 /* ---- amax ---------------------------------------------------------------------------------------- */
 
@@ -179,7 +162,7 @@ int mf_fp8_max(mf_format fp8_fmt, float *max)
         return MF_E_NULL;
     if (!is_fp8(fp8_fmt))
         return MF_E_FORMAT;
-    *max = float_of(fp8_max_bits(fp8_fmt));
+    *max = float_of(max_bits(fp8_fmt));
     return MF_OK;
 }
 
@@ -193,7 +176,7 @@ int mf_fp8_current_scale(mf_format fp8_fmt, float amax, int pow2, float epsilon,
     if (!epsilon_ok(bits_of(epsilon)))
         return MF_E_ARG;
     /* nvte_compute_scale_from_amax passes std::numeric_limits<float>::max() as value_for_inf */
-    s = scale_bits_from_amax(bits_of(amax), fp8_max_bits(fp8_fmt), pow2, bits_of(epsilon), F32_MAX);
+    s = scale_bits_from_amax(bits_of(amax), max_bits(fp8_fmt), pow2, bits_of(epsilon), F32_MAX);
     *scale = float_of(s);
     if (scale_inv)
         *scale_inv = float_of(mf__f32_div_bits(F32_ONE, s)); /* TE reciprocal(): __frcp_rn */
@@ -354,7 +337,7 @@ int mf_fp8_quantize_current(mf_format dst_fmt, void *dst, mf_format src_fmt, con
         return MF_E_ARG;
     /* TE: nvte_compute_amax, nvte_compute_scale_from_amax, then the cast with that scale */
     m = n ? absmax_bits(src_fmt, (const unsigned char *)src, n) : 0;
-    s = scale_bits_from_amax(m, fp8_max_bits(dst_fmt), pow2, bits_of(epsilon), F32_MAX);
+    s = scale_bits_from_amax(m, max_bits(dst_fmt), pow2, bits_of(epsilon), F32_MAX);
     quantize_run(dst_fmt, dst, src_fmt, src, n, s, 0);
     if (amax)
         *amax = float_of(m);
@@ -394,7 +377,7 @@ int mf_fp8_delayed_init(mf_fp8_delayed *st, const mf_fp8_delayed_cfg *cfg)
     memset(st, 0, sizeof *st);
     st->cfg = *cfg;
     /* TE (host): scaled_max = fp8_dtype_max(dtype) * std::pow(2.f, -margin); 2^-margin is exact here */
-    st->scaled_max = float_of(mf__f32_mul_bits(fp8_max_bits(cfg->fmt), (uint32_t)(127 - cfg->margin) << 23));
+    st->scaled_max = float_of(mf__f32_mul_bits(max_bits(cfg->fmt), (uint32_t)(127 - cfg->margin) << 23));
     s = bits_of(cfg->initial_scale);
     st->scale = float_of(s);
     st->scale_inv = float_of(mf__f32_div_bits(F32_ONE, s));
@@ -548,8 +531,8 @@ int mf_fp8_block_quantize(mf_format dst_fmt, void *dst, float *scale_inv, mf_for
     block_dims(kind, &bh, &bw);
     nbr = ceil_div(rows, bh);
     nbc = ceil_div(cols, bw);
-    maxq = fp8_max_bits(dst_fmt);
-    vfi = input_max_bits(src_fmt); /* TypeInfo<IType>::max_finite_value */
+    maxq = max_bits(dst_fmt);
+    vfi = max_bits(src_fmt); /* TypeInfo<IType>::max_finite_value */
     eps = bits_of(epsilon);
     for (br = 0; br < nbr; br++) {
         r1 = br * bh + bh < rows ? br * bh + bh : rows;

@@ -10,20 +10,30 @@
 #include "minifloat/detail/arith.h"
 #include "minifloat/mx.h"
 
-/* Facts of each element type. emax is the exponent of the largest power of two not above max: the
- * "emax_elem" of the spec's scale formula (microsoft/microxcaling mx/formats.py gives the same
- * values: e4m3 8, e5m2 15, e2m3 2, e3m2 4, e2m1 2, int8 0). MXINT8 has no mf_format; MF_FP32 marks
- * it. */
+/* Facts of each element type, derived from the format table: max is the largest element magnitude,
+ * emax the exponent of the largest power of two not above it: the "emax_elem" of the spec's scale
+ * formula (microsoft/microxcaling mx/formats.py gives the same values: e4m3 8, e5m2 15, e2m3 2,
+ * e3m2 4, e2m1 2, int8 0). MXINT8 has no mf_format; MF_FP32 marks it (max 127 * 2^-6). */
 typedef struct {
     mf_format fmt;
     int emax;
-    float max; /* largest element magnitude (MXINT8: 127 * 2^-6) */
+    float max;
 } mx_info;
 
-static const mx_info mx_types[MF_MX_TYPE_COUNT] = {
-    {MF_FP8_E4M3, 8, 448.0f}, {MF_FP8_E5M2, 15, 57344.0f}, {MF_FP6_E2M3, 2, 7.5f},
-    {MF_FP6_E3M2, 4, 28.0f},  {MF_FP4_E2M1, 2, 6.0f},      {MF_FP32, 0, 1.984375f},
-};
+static const mf_format mx_formats[MF_MX_TYPE_COUNT] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3,
+                                                       MF_FP6_E3M2, MF_FP4_E2M1, MF_FP32};
+
+static mx_info mx_get(mf_mx_type type)
+{
+    mx_info t;
+    uint32_t b;
+    t.fmt = mx_formats[type];
+    b = t.fmt == MF_FP32 ? 0x3FFE0000u /* 1.984375 */
+                         : mf__decode_f32_bits(t.fmt, (uint32_t)mf__fmt_max_code(mf__fmt_get(t.fmt)));
+    t.max = mf__f32_from_bits(b);
+    t.emax = (int)(b >> 23) - 127;
+    return t;
+}
 
 #define MX_CHUNK 1024 /* elements per mf_convert call; a multiple of 4 so packed groups never split */
 #define MX_COLS 256   /* columns per pass when reducing column-wise blocks */
@@ -98,12 +108,13 @@ static unsigned scale_code(const mx_info *t, mf_mx_scale_rule rule, uint32_t mag
 
 int mf_mx_scale_code(mf_mx_type type, mf_mx_scale_rule rule, float amax)
 {
-    const mx_info *t;
+    mx_info ti;
+    const mx_info *t = &ti;
     if ((unsigned)type >= MF_MX_TYPE_COUNT)
         return MF_E_FORMAT;
     if ((unsigned)rule > (unsigned)MF_MX_SCALE_RCEIL)
         return MF_E_ARG;
-    t = &mx_types[type];
+    ti = mx_get(type);
     return (int)scale_code(t, rule, mf__f32_bits(amax) & 0x7FFFFFFFu, mf__f32_div(1.0f, t->max));
 }
 
@@ -243,7 +254,8 @@ int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
 {
     static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
     const mf_opts *o = opts ? opts : &defaults;
-    const mx_info *t;
+    mx_info ti;
+    const mx_info *t = &ti;
     uint8_t *out = (uint8_t *)elems;
     mf_stats total;
     size_t n, eb, i0, r = 0, c = 0;
@@ -272,7 +284,7 @@ int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
         mf__ranges_overlap(elems, eb, scales, n / MF_MX_BLOCK))
         return MF_E_OVERLAP;
 
-    t = &mx_types[type];
+    ti = mx_get(type);
     compute_scales(t, rule, axis, x, rows, cols, scales);
 
     /* Elements, in row-major chunks; the scale of element (r, c) is read back from scales. */
@@ -365,7 +377,8 @@ static unsigned read_code(mf_mx_type type, unsigned flags, const uint8_t *p, siz
 int mf_mx_dequantize(mf_mx_type type, mf_mx_axis axis, unsigned flags, const void *elems, const uint8_t *scales,
                      size_t rows, size_t cols, float *y)
 {
-    const mx_info *t;
+    mx_info ti;
+    const mx_info *t = &ti;
     const uint8_t *in = (const uint8_t *)elems;
     float lut[256];
     size_t n, eb, i, r = 0, c = 0;
@@ -382,7 +395,7 @@ int mf_mx_dequantize(mf_mx_type type, mf_mx_axis axis, unsigned flags, const voi
     if (mf__ranges_overlap(y, n * sizeof(float), elems, eb) || mf__ranges_overlap(y, n * sizeof(float), scales, n / MF_MX_BLOCK))
         return MF_E_OVERLAP;
 
-    t = &mx_types[type];
+    ti = mx_get(type);
     /* Exact element values; MXINT8 as the integer (its 2^-6 joins the scale's exponent below). */
     for (code = 0; code < 256; code++)
         lut[code] = type == MF_MXINT8 ? (float)((int)(code ^ 0x80u) - 128) : mf_to_f32(t->fmt, code);
