@@ -9,21 +9,29 @@ MF_V vm hw_f16_special(vu u)
     return _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)), _mm512_set1_epi32(0x7F800000));
 }
 
-/* NaN in u or in v: one unordered comparison of the two */
+/* NaN in u or in v: one unordered comparison of the two, with {sae} so that a signalling NaN raises
+ * nothing (written out: clang drops the {sae} of _mm512_cmp_round_ps_mask) */
 MF_V vm hw_f16_special2(vu u, vu v)
 {
-    return _mm512_cmp_ps_mask(_mm512_castsi512_ps(u), _mm512_castsi512_ps(v), _CMP_UNORD_Q);
+    __mmask16 k;
+    __asm__("vcmpps $3, %{sae%}, %2, %1, %0" : "=k"(k) : "v"(u), "v"(v));
+    return k;
 }
+
+/* vcvtps2ph with {sae}, which neither raises nor flags exceptions (compilers do not emit the EVEX
+ * suppress-all-exceptions bit for this instruction, so it is written out). The rounding comes from
+ * the immediate and FTZ is ignored; DAZ is honoured, which matters only for ru and rd. */
+#define HW_CVTPS2PH_SAE(h, x, imm) __asm__("vcvtps2ph $" #imm ", %{sae%}, %1, %0" : "=v"(h) : "v"(x))
 
 MF_V void hw_f16_plain(uint16_t *p, vu u, const mf_round r)
 {
     __m512 x = _mm512_castsi512_ps(u);
     __m256i h;
     switch (r) {
-    case MF_ROUND_TOWARD_ZERO: h = _mm512_cvtps_ph(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); break;
-    case MF_ROUND_UP: h = _mm512_cvtps_ph(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); break;
-    case MF_ROUND_DOWN: h = _mm512_cvtps_ph(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); break;
-    default: h = _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); break;
+    case MF_ROUND_TOWARD_ZERO: HW_CVTPS2PH_SAE(h, x, 0xB); break;
+    case MF_ROUND_UP: HW_CVTPS2PH_SAE(h, x, 0xA); break;
+    case MF_ROUND_DOWN: HW_CVTPS2PH_SAE(h, x, 0x9); break;
+    default: HW_CVTPS2PH_SAE(h, x, 0x8); break;
     }
     _mm256_storeu_si256((__m256i *)p, h);
 }
@@ -36,11 +44,15 @@ MF_V void hw_f16_fix(uint16_t *p, vu u, const mf_round r)
         _mm256_mask_storeu_epi16(p, isnan, _mm256_set1_epi16(0x7FFF));
 }
 
-/* f16 -> f32: vcvtph2ps keeps sign and payload and sets the quiet bit, as the portable room does. */
+/* f16 -> f32: vcvtph2ps keeps sign and payload and sets the quiet bit, as the portable room does.
+ * It ignores DAZ (f16 subnormals are converted), and {sae} keeps signalling NaNs from raising. */
 MF_V vu hw_f16_to_f32(const uint16_t *p)
 {
-    return _mm512_castps_si512(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p)));
+    return _mm512_castps_si512(_mm512_cvt_roundph_ps(_mm256_loadu_si256((const __m256i *)p), _MM_FROUND_NO_EXC));
 }
+
+/* f32 -> f16 rn/rz, f32 -> bf16 rn and f16 -> f32 above do not depend on MXCSR (room.h) */
+#define ROOM_HW_NOCSR 1
 
 /* Eight doubles -> eight binary32 bits under the MXCSR rounding (the room sets it). */
 MF_V __m256i hw__pd8_to_ps8(const double *p, int odd)

@@ -31,6 +31,16 @@ MF_V void hw_bf16_fix(uint16_t *p, vu u)
     else
         hw_bf16_plain(p, u);
 }
+
+/* vfpclassps reads a denormal as zero under DAZ, so hw_bf16_special holds only with DAZ clear. A call
+ * that does not set MXCSR (room_direct) asks the instruction itself, about one denormal (cheaper
+ * than reading MXCSR back). */
+MF_V int hw_bf16_direct_ok(void)
+{
+    __m128 d = _mm_castsi128_ps(_mm_cvtsi32_si128(1));
+    __asm__("" : "+x"(d)); /* a run-time question: keep compilers from answering it */
+    return _mm_fpclass_ss_mask(d, 0x20) != 0;
+}
 #define ROOM_HW_BF16 1
 
 #define ROOM_SYM avx512bf16
