@@ -149,6 +149,63 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
     return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));
 }
 
+#ifdef V_HAS_TABLE32
+/* ---- binary32 -> a narrow format, rn, saturating, no statistics: k_round_rn_fast with a table ------
+ * Under saturation |x| can first be clamped to max itself (rounding is monotonic and max is on the
+ * grid, so min(round(|x|), max) = round(min(|x|, max))): no later clamp of the code is needed, and
+ * M takes at most 32 values, one per binary32 exponent from the target's emin to max's, so it is
+ * looked up rather than computed. NaN lanes (clamped like the rest) take the NaN code, which is
+ * all ones below the sign in every format: one masked ternary-logic op both cuts the code out of the
+ * sum, puts the sign in, and writes the NaN. The addition carries its own rounding and raises
+ * nothing, and DAZ could only zero a binary32 subnormal |x|, which rounds to zero anyway, so the
+ * result does not depend on MXCSR (room_direct). */
+typedef struct k_rn_tab {
+    vu lo, hi;             /* M by exponent */
+    vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code */
+    vu sh;                 /* 32 - bits: brings the binary32 sign to the code's */
+} k_rn_tab;
+
+MF_V int k_rn_tab_ok(const mf_format fmt)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    const uint64_t maxc = mf__fmt_max_code(f);
+    const int emax = (int)(maxc >> f.man) - f.bias; /* max's exponent (max is normal) */
+    return k_fast_rn_ok(fmt) && emax - mf__fmt_emin(f) < 32 && mf__fmt_nan_code(f) == mf__fmt_mag_mask(f);
+}
+
+/* Built once a call: the kernel's constants as vectors (so that nothing about the format is
+ * computed in the loop). */
+static inline k_rn_tab k_rn_tab_make(mf_format fmt)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127);
+    const uint64_t maxc = mf__fmt_max_code(f);
+    uint32_t t[32];
+    k_rn_tab r;
+    uint32_t j;
+    for (j = 0; j < 32; j++) /* M for the binary32 biased exponent emin_b + j, as in k_round_rn_fast */
+        t[j] = ((emin_b + j + 23 - (uint32_t)f.man) << 23) + (j << f.man);
+    r.lo = v_load_u32(t);
+    r.hi = v_load_u32(t + MF_VL);
+    r.maxbits = v_set1((uint32_t)(((maxc >> f.man) - (uint64_t)f.bias + 127) << 23) |
+                       (uint32_t)((maxc & (((uint64_t)1 << f.man) - 1)) << (23 - f.man)));
+    r.emin = v_set1(emin_b);
+    r.nan = v_set1((uint32_t)mf__fmt_nan_code(f));
+    r.sh = v_set1((uint32_t)(32 - f.bits));
+    return r;
+}
+
+MF_V vu k_round_rn_sat_tab(vu u, const k_rn_tab *t)
+{
+    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
+    const vu a = v_min_u(a0, t->maxbits);
+    const vu sum = v_fadd_rn(a, v_table32(v_subs_u16(v_srli(a, 23), t->emin), t->lo, t->hi));
+    /* the code is in sum's low bits (its exponent field is above them); the NaN code is also the mask
+     * that takes the magnitude from sum and the sign from u */
+    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), sum, v_srlv(u, t->sh), t->nan);
+}
+#endif
+
 /* ---- binary32 -> e8m0, one vector: the code is the binary32 exponent, rounded on |x| ------------ */
 MF_V vu k_round_e8m0(vu u, const mf_round r, const mf_overflow o, vu rbits, const int count, k_counts *ct)
 {

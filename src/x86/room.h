@@ -141,6 +141,29 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
     vu ctr = v_zero();
     if (R == MF_ROUND_STOCHASTIC)
         ctr = k_philox_counters(blk);
+#ifdef V_HAS_TABLE32
+    if (R == MF_ROUND_NEAREST_EVEN && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16) {
+        const k_rn_tab tab = k_rn_tab_make(D);
+        for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
+            vu c0 = k_round_rn_sat_tab(v_load_u32(src + i), &tab);
+            vu c1 = k_round_rn_sat_tab(v_load_u32(src + i + MF_VL), &tab);
+            vu c2 = k_round_rn_sat_tab(v_load_u32(src + i + 2 * MF_VL), &tab);
+            vu c3 = k_round_rn_sat_tab(v_load_u32(src + i + 3 * MF_VL), &tab);
+            if (D == MF_FP4_E2M1)
+                v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
+            else
+                v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
+        }
+        for (; i < n; i += MF_VL) {
+            vu c = k_round_rn_sat_tab(v_load_u32(src + i), &tab);
+            if (D == MF_FP4_E2M1)
+                v_store_u4((uint8_t *)dst + i / 2, c);
+            else
+                v_store_u8((uint8_t *)dst + i, c);
+        }
+        return;
+    }
+#endif
     if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D) && D != MF_FP16) {
         /* one-byte and e2m1 codes: four vectors a step, stored with one pack */
         for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
@@ -379,8 +402,8 @@ static void room_portable(mf_format d, void *dst, mf_format s, const void *src, 
  * f32 -> f16 rn and rz take the rounding from the instruction, which ignores FTZ, and DAZ only turns
  * binary32 subnormal inputs into zeros of the same sign, which rn and rz give them anyway (ru and rd
  * would not); vcvtneps2bf16 never consults MXCSR and the lanes it gets wrong are mended with integer
- * operations (found by vfpclassps, which does read DAZ: hw_bf16_direct_ok); vcvtph2ps ignores DAZ.
- * Returns 0 for every other call. */
+ * operations (found by vfpclassps, which does read DAZ: hw_bf16_direct_ok); vcvtph2ps ignores DAZ;
+ * k_round_rn_sat_tab rounds with {rn-sae}. Returns 0 for every other call. */
 static int room_direct(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
     const size_t end = n / MF_VL * MF_VL;
@@ -394,6 +417,11 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
     else if (ROOM_HW_BF16 && s == MF_FP32 && d == MF_BF16 && o->overflow == MF_OVERFLOW_IEEE &&
              o->round == MF_ROUND_NEAREST_EVEN && hw_bf16_direct_ok())
         room_hw16_loop(1, (uint16_t *)dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN);
+#ifdef V_HAS_TABLE32
+    else if (s == MF_FP32 && o->round == MF_ROUND_NEAREST_EVEN && o->overflow == MF_OVERFLOW_SATURATE && d != MF_FP16 &&
+             k_rn_tab_ok(d))
+        room_round(d, dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 0, NULL, 0, &none);
+#endif
     else if (s == MF_FP16 && d == MF_FP32) {
         room_decode_loop(MF_FP16, (uint32_t *)dst, src, end);
         if (o->overflow == MF_OVERFLOW_SATURATE)

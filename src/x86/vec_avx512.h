@@ -38,6 +38,23 @@ MF_V vu v_max_i(vu a, vu b) { return _mm512_max_epi32(a, b); }
 /* binary32 addition of bit patterns (rounded per MXCSR, which the room sets to rn) */
 MF_V vu v_fadd(vu a, vu b) { return _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
 
+/* the same rounded to nearest-even whatever MXCSR's rounding control says, raising no exception
+ * ({rn-sae}; MXCSR's FTZ and DAZ still apply) */
+MF_V vu v_fadd_rn(vu a, vu b)
+{
+    return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b),
+                                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+/* The 32-entry table lookup and the two helpers of kernels.h's k_round_rn_sat_tab */
+#define V_HAS_TABLE32 1
+/* lane i: (lo, hi)[idx_i & 31], one vpermt2d */
+MF_V vu v_table32(vu idx, vu lo, vu hi) { return _mm512_permutex2var_epi32(lo, idx, hi); }
+/* max(a - b, 0) for a, b < 2^16 (unsigned saturating subtraction of 16-bit halves: the high halves are 0) */
+MF_V vu v_subs_u16(vu a, vu b) { return _mm512_subs_epu16(a, b); }
+/* keep ? (a & c) | (b & ~c) : c, one masked ternary-logic op */
+MF_V vu v_keep_select(vm keep, vu a, vu b, vu c) { return _mm512_mask_ternarylogic_epi32(c, keep, a, b, 0xCA); }
+
 MF_V vm v_gt_u(vu a, vu b) { return _mm512_cmpgt_epu32_mask(a, b); }
 MF_V vm v_ge_u(vu a, vu b) { return _mm512_cmpge_epu32_mask(a, b); }
 MF_V vm v_lt_u(vu a, vu b) { return _mm512_cmplt_epu32_mask(a, b); }
