@@ -300,10 +300,17 @@ static inline void k_philox_keys_init(k_philox_keys *ks, uint64_t seed)
         uint32_t lanes[MF_VL];
         int j;
         for (j = 0; j < MF_VL; j += 4) {
+#ifdef V_PHILOX_ORDER_0321 /* the vocabulary keeps words in the order (c0, c3, c2, c1) */
+            lanes[j] = 0;
+            lanes[j + 1] = k1;
+            lanes[j + 2] = 0;
+            lanes[j + 3] = k0;
+#else
             lanes[j] = k0;
             lanes[j + 1] = 0;
             lanes[j + 2] = k1;
             lanes[j + 3] = 0;
+#endif
         }
         ks->k[i] = v_load_u32(lanes);
         k0 += 0x9E3779B9u;
@@ -320,9 +327,15 @@ static inline vu k_philox_counters(uint64_t b)
     for (j = 0; j < MF_VL; j += 4, b++) {
         b &= ((uint64_t)1 << 62) - 1;
         lanes[j] = (uint32_t)b;
+#ifdef V_PHILOX_ORDER_0321
+        lanes[j + 1] = 0;
+        lanes[j + 2] = 0;
+        lanes[j + 3] = (uint32_t)(b >> 32);
+#else
         lanes[j + 1] = (uint32_t)(b >> 32);
         lanes[j + 2] = 0;
         lanes[j + 3] = 0;
+#endif
     }
     return v_load_u32(lanes);
 }
@@ -330,9 +343,9 @@ static inline vu k_philox_counters(uint64_t b)
 MF_V vu k_philox(vu c, const k_philox_keys *ks)
 {
     int j;
-    for (j = 0; j < 10; j++)
+    for (j = 0; j < 9; j++)
         c = v_philox_round(c, ks->k[j]);
-    return c;
+    return v_philox_last(c, ks->k[9]); /* the words in their plain order */
 }
 
 #endif /* MF_X86_KERNELS_H */

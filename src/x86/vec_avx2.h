@@ -134,6 +134,8 @@ MF_V vu v_philox_round(vu c, vu key)
     return _mm256_xor_si256(_mm256_xor_si256(sp, sc), key);
 }
 
+MF_V vu v_philox_last(vu c, vu key) { return v_philox_round(c, key); }
+
 /* Philox counter step: MF_VL / 4 = 2 blocks, added to the low counter word of each block. */
 MF_V vu v_philox_step(void) { return _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2); }
 MF_V int m_any(vm a) { return !_mm256_testz_si256(a, a); }

@@ -129,17 +129,22 @@ MF_V void v_store_u4(void *p, vu a)
 
 #endif /* MF_X86_VEC_AVX512_H */
 
-/* One Philox4x32 round on four blocks at once: each group of four lanes holds one block's counter
- * words c0..c3; key holds (k0, 0, k1, 0) per group. */
-MF_V vu v_philox_round(vu c, vu key)
+/* One Philox4x32 round on four blocks, with each block's words kept in the order (c0, c3, c2, c1)
+ * between rounds and the round key in the odd lanes, (0, k1, 0, k0): then vpmuludq leaves
+ * (lo p0, hi p0, lo p1, hi p1), one masked ternary-logic op xors c3 ^ k1 into hi p0 and c1 ^ k0 into
+ * hi p1, giving (n3, n2, n1, n0), and one shuffle puts that back in the same order: three
+ * operations a round instead of four. The last round's shuffle gives the plain order (n0..n3). */
+#define V_PHILOX_ORDER_0321 1
+MF_V vu v_philox_round_(vu c, vu key, const int last)
 {
     const vu mul = _mm512_set_epi32(0, (int)0xCD9E8D57u, 0, (int)0xD2511F53u, 0, (int)0xCD9E8D57u, 0, (int)0xD2511F53u,
                                     0, (int)0xCD9E8D57u, 0, (int)0xD2511F53u, 0, (int)0xCD9E8D57u, 0, (int)0xD2511F53u);
-    vu p = _mm512_mul_epu32(c, mul);                                 /* (lo p0, hi p0, lo p1, hi p1) */
-    vu sp = _mm512_shuffle_epi32(p, (_MM_PERM_ENUM)0x1B);          /* (hi p1, lo p1, hi p0, lo p0) */
-    vu sc = _mm512_maskz_shuffle_epi32((__mmask16)0x5555, c, (_MM_PERM_ENUM)0x31); /* (c1, 0, c3, 0) */
-    return _mm512_ternarylogic_epi32(sp, sc, key, 0x96);            /* xor of the three */
+    vu p = _mm512_mul_epu32(c, mul);
+    vu t = _mm512_mask_ternarylogic_epi32(p, (__mmask16)0xAAAA, c, key, 0x96);
+    return last ? _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x1B) : _mm512_shuffle_epi32(t, (_MM_PERM_ENUM)0x93);
 }
+MF_V vu v_philox_round(vu c, vu key) { return v_philox_round_(c, key, 0); }
+MF_V vu v_philox_last(vu c, vu key) { return v_philox_round_(c, key, 1); }
 
 /* Philox counter step: MF_VL / 4 = 4 blocks, added to the low counter word of each block. */
 MF_V vu v_philox_step(void) { return _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4); }
