@@ -28,8 +28,9 @@
  *   - the first 0..3 elements of a stochastic call whose sr_offset is not a multiple of 4 (so that
  *     vectors start on a Philox block), and the last n mod MF_VL elements: portable.
  *   - stochastic rounding with an e2m1 side and sr_offset not a multiple of 4: portable.
- * The binary32 environment (MXCSR: FTZ, DAZ, rounding) is saved, cleared and restored around the
- * vector part, so the caller's settings cannot change a bit.
+ * The binary32 environment (MXCSR: FTZ, DAZ, rounding, exception masks) is saved, cleared and
+ * restored around the vector part, so the caller's settings cannot change a bit; the calls whose
+ * instructions cannot depend on it skip that (room_direct).
  */
 #ifndef MF_X86_ROOM_H
 #define MF_X86_ROOM_H
@@ -119,7 +120,7 @@ MF_V void room_hw16_loop(const int bf16, uint16_t *dst, const uint32_t *src, siz
     }
 }
 
-enum { ROOM_BLOCK = 512 }; /* elements decoded per block: 2 KiB of binary32, L1-resident */
+enum { ROOM_BLOCK = 1024 }; /* elements a block: 4 KiB of binary32, L1-resident (streamed decodes ran about 10% faster than with 512) */
 
 /* ---- one block: binary32 bits -> destination format ---------------------------------------------- */
 MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, size_t n, const mf_round R,
@@ -359,6 +360,11 @@ static void room_saturate_f64(void *p, size_t n)
  * then copied out with streaming stores (the copy costs little next to the DRAM traffic saved). */
 enum { ROOM_STREAM_BYTES = 16 << 20 };
 
+static int room_streams(mf_format d, size_t n)
+{
+    return n >= ROOM_STREAM_BYTES / 8 && mf_storage_bytes(d, n) >= ROOM_STREAM_BYTES;
+}
+
 static void room_stream_copy(void *dst, const void *src, size_t bytes)
 {
     uint8_t *d = (uint8_t *)dst;
@@ -408,7 +414,7 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
 {
     const size_t end = n / MF_VL * MF_VL;
     k_counts none = {0, 0, 0, 0, 0};
-    if (!ROOM_HW_NOCSR)
+    if (!ROOM_HW_NOCSR || room_streams(d, n))
         return 0;
     if (s == MF_FP32 && d == MF_FP16 && o->overflow == MF_OVERFLOW_IEEE && o->round == MF_ROUND_NEAREST_EVEN)
         room_hw16_loop(0, (uint16_t *)dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN);
@@ -474,7 +480,7 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
         k_philox_keys_init(&ks, o->seed);
     }
     end = head + (n - head) / MF_VL * MF_VL;
-    stream = n >= ROOM_STREAM_BYTES / 8 && mf_storage_bytes(d, n) >= ROOM_STREAM_BYTES;
+    stream = room_streams(d, n);
     room_portable(d, dst, s, src, 0, head, o, &ct, count);
 
     /* no FTZ, no DAZ, round to nearest, exceptions masked: written only if the caller's differs
