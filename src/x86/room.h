@@ -463,7 +463,7 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
     uint32_t buf[ROOM_BLOCK];
     uint64_t obuf[ROOM_BLOCK]; /* a block's output when streaming: 8 bytes an element at most */
     int stream;
-    size_t head = 0, end, blk, m;
+    size_t head = 0, end, blk, m, bsize;
     unsigned csr;
     int csr_set;
 
@@ -481,6 +481,8 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
     }
     end = head + (n - head) / MF_VL * MF_VL;
     stream = room_streams(d, n);
+    /* at most 4 KiB of source a block: with 8 KiB of f64, streamed calls ran 20-40% slower */
+    bsize = s == MF_FP64 ? ROOM_BLOCK / 2 : ROOM_BLOCK;
     room_portable(d, dst, s, src, 0, head, o, &ct, count);
 
     /* no FTZ, no DAZ, round to nearest, exceptions masked: written only if the caller's differs
@@ -493,12 +495,12 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
         size_t i, dbytes = d == MF_FP4_E2M1 ? 0 : (size_t)((mf__fmt_get(d).bits + 7) / 8);
         const uint32_t *b32;
         void *final = (uint8_t *)dst + (d == MF_FP4_E2M1 ? blk / 2 : blk * dbytes), *dp = final;
-        m = end - blk < ROOM_BLOCK ? end - blk : ROOM_BLOCK;
+        m = end - blk < bsize ? end - blk : bsize;
         if (((s == MF_FP32 && d != MF_FP64) || (d == MF_FP32 && s != MF_FP64)) && !stream)
             m = end - blk; /* nothing to stage: one pass over the whole range */
         if (stream) { /* the hardware prefetcher alone leaves DRAM idle between blocks */
-            size_t sbytes = s == MF_FP4_E2M1 ? ROOM_BLOCK / 2 : ROOM_BLOCK * (size_t)((mf__fmt_get(s).bits + 7) / 8);
-            const char *next = (const char *)src + (s == MF_FP4_E2M1 ? (blk + m) / 2 : (blk + m) * (sbytes / ROOM_BLOCK));
+            size_t sbytes = s == MF_FP4_E2M1 ? bsize / 2 : bsize * (size_t)((mf__fmt_get(s).bits + 7) / 8);
+            const char *next = (const char *)src + (s == MF_FP4_E2M1 ? (blk + m) / 2 : (blk + m) * (sbytes / bsize));
             for (i = 0; i < sbytes && blk + m < end; i += 64)
                 _mm_prefetch(next + i, _MM_HINT_T0);
             dp = obuf;
