@@ -227,6 +227,50 @@ START_TEST(test_rooms_philox_wrap)
 }
 END_TEST
 
+/* Stochastic (and saturating rn) conversions of f32 on 2^22 bit patterns spread over every binade
+ * (each 1024th pattern, at a moving offset): the rooms' own sr kernels against the portable room. The
+ * full sweep of all 2^32 patterns was run once by hand (docs/performance.md). */
+START_TEST(test_rooms_sr_sweep)
+{
+    enum { CH = 1 << 16 };
+    static uint32_t in[CH];
+    static uint8_t a[2 * CH], b[2 * CH];
+    static const struct {
+        mf_format d;
+        mf_round r;
+        mf_overflow o;
+    } cases[] = {{MF_BF16, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},        {MF_BF16, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
+                 {MF_FP8_E4M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}, {MF_FP8_E5M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
+                 {MF_FP6_E2M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}, {MF_FP6_E3M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
+                 {MF_FP4_E2M1, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}, {MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE},
+                 {MF_FP4_E2M1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE}};
+    size_t ri, k;
+    uint32_t c, j;
+    const mf__room *room;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
+            for (c = 0; c < 64; c++) {
+                mf_opts o = {cases[k].r, cases[k].o, 0x9E3779B97F4A7C15u + c, (uint64_t)c << 20, NULL, 0};
+                size_t nb = mf_storage_bytes(cases[k].d, CH);
+                for (j = 0; j < CH; j++)
+                    in[j] = (c * CH + j) * 1024u + ((j * 7u + c) & 1023u);
+                mf__room_portable.convert(cases[k].d, a, MF_FP32, in, CH, &o, NULL);
+                room->convert(cases[k].d, b, MF_FP32, in, CH, &o, NULL);
+                if (memcmp(a, b, nb) != 0) {
+                    size_t i = 0;
+                    while (a[i] == b[i])
+                        i++;
+                    MF_EXPECT(0, "%s f32 -> %s %s %s: byte %zu is %#x, not %#x", room->name, mf_format_name(cases[k].d),
+                              mf_round_name(cases[k].r), mf_overflow_name(cases[k].o), i, b[i], a[i]);
+                    break;
+                }
+            }
+    }
+}
+END_TEST
+
 /* Outputs past 16 MiB take the streaming-store path: same bytes, same counts, misaligned too. */
 START_TEST(test_rooms_streaming)
 {
@@ -345,6 +389,7 @@ int main(void)
     tcase_add_test(tc, test_rooms_lengths);
     tcase_add_test(tc, test_rooms_philox_wrap);
     tcase_add_test(tc, test_rooms_streaming);
+    tcase_add_test(tc, test_rooms_sr_sweep);
 #if HAVE_MXCSR
     tcase_add_test(tc, test_rooms_ignore_mxcsr);
 #endif

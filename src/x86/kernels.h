@@ -161,6 +161,7 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
  * result does not depend on MXCSR (room_direct). */
 typedef struct k_rn_tab {
     vu lo, hi;             /* M by exponent */
+    vu slo, shi;           /* 2^(32 - q) by exponent, q the exponent of the target's last place there */
     vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code */
     vu sh;                 /* 32 - bits: brings the binary32 sign to the code's */
 } k_rn_tab;
@@ -187,6 +188,10 @@ static inline k_rn_tab k_rn_tab_make(mf_format fmt)
         t[j] = ((emin_b + j + 23 - (uint32_t)f.man) << 23) + (j << f.man);
     r.lo = v_load_u32(t);
     r.hi = v_load_u32(t + MF_VL);
+    for (j = 0; j < 32; j++) /* 2^(32 - q), q = emin_b + j - 127 - man; a normal binary32 for every format here */
+        t[j] = (uint32_t)(127 + 32 - ((int)(emin_b + j) - 127 - f.man)) << 23;
+    r.slo = v_load_u32(t);
+    r.shi = v_load_u32(t + MF_VL);
     r.maxbits = v_set1((uint32_t)(((maxc >> f.man) - (uint64_t)f.bias + 127) << 23) |
                        (uint32_t)((maxc & (((uint64_t)1 << f.man) - 1)) << (23 - f.man)));
     r.emin = v_set1(emin_b);
@@ -203,6 +208,38 @@ MF_V vu k_round_rn_sat_tab(vu u, const k_rn_tab *t)
     /* the code is in sum's low bits (its exponent field is above them); the NaN code is also the mask
      * that takes the magnitude from sum and the sign from u */
     return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), sum, v_srlv(u, t->sh), t->nan);
+}
+
+/* ---- binary32 -> a narrow format, sr, saturating, no statistics ---------------------------------------
+ * The same table, with the addition truncating ({rz-sae}): the sum's low bits are the code of lo, the
+ * grid point at or below |x|. s - M = lo and |x| - lo are exact (each result fits in the significand),
+ * and (|x| - lo) * 2^(32 - q), q the exponent of the last place, is f * 2^32 exactly, below 2^32;
+ * truncating it to an integer is docs/rounding.md's "f truncated to 32 fractional bits". The code goes
+ * up by one iff f * 2^32 + rbits carries out of 32 bits. Clamping |x| to max first is exact here too:
+ * every |x| >= max gives max under saturation. Runs under the room's MXCSR (no FTZ/DAZ). */
+MF_V vu k_round_sr_sat_tab(vu u, vu rbits, const k_rn_tab *t)
+{
+    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
+    const vu a = v_min_u(a0, t->maxbits);
+    const vu idx = v_subs_u16(v_srli(a, 23), t->emin);
+    const vu big = v_table32(idx, t->lo, t->hi);
+    const vu sum = v_fadd_rz(a, big);
+    const vu f32 = v_f2u_trunc(v_fmul(v_fsub(a, v_fsub(sum, big)), v_table32(idx, t->slo, t->shi)));
+    const vu code = v_add_m1(v_lt_u(v_add(f32, rbits), rbits), sum);
+    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srlv(u, t->sh), t->nan);
+}
+
+/* ---- binary32 -> bf16, sr, no statistics: bf16 keeps binary32's exponent range, so for every finite
+ * input (subnormals too) the code is (|x| + (rbits >> 16)) >> 16: the 16 discarded bits plus the top 16
+ * random bits carry iff f * 2^32 + rbits does. A carry out of the largest finite value, or an
+ * infinite input, lands on the infinity code; saturation clamps it to max. */
+MF_V vu k_round_sr_bf16(vu u, vu rbits, const mf_overflow o)
+{
+    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
+    vu code = v_srli(v_add(a0, v_srli(rbits, 16)), 16);
+    if (o == MF_OVERFLOW_SATURATE)
+        code = v_min_u(code, v_set1(0x7F7Fu));
+    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srli(u, 16), v_set1(0x7FFFu));
 }
 #endif
 

@@ -186,6 +186,10 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         }
         return;
     }
+#ifdef V_HAS_TABLE32
+    const int sr_tab = R == MF_ROUND_STOCHASTIC && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16;
+    const k_rn_tab tab = k_rn_tab_make(sr_tab ? D : MF_FP8_E4M3);
+#endif
     for (i = 0; i < n; i += MF_VL) {
         vu u = v_load_u32(src + i), c;
         vu rb = v_zero();
@@ -199,6 +203,12 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         }
         if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D))
             c = k_round_rn_fast(u, D, O);
+#ifdef V_HAS_TABLE32
+        else if (sr_tab)
+            c = k_round_sr_sat_tab(u, rb, &tab);
+        else if (R == MF_ROUND_STOCHASTIC && !C && D == MF_BF16)
+            c = k_round_sr_bf16(u, rb, O);
+#endif
         else if (D == MF_E8M0)
             c = k_round_e8m0(u, R, O, rb, C, ct);
         else

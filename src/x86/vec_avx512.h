@@ -46,6 +46,17 @@ MF_V vu v_fadd_rn(vu a, vu b)
                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 
+/* binary32 addition truncated ({rz-sae}), exact subtraction and multiplication, and truncation of a
+ * binary32 value below 2^32 to an unsigned integer: for kernels.h's k_round_sr_sat_tab */
+MF_V vu v_fadd_rz(vu a, vu b)
+{
+    return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b),
+                                                   _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+}
+MF_V vu v_fsub(vu a, vu b) { return _mm512_castps_si512(_mm512_sub_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
+MF_V vu v_fmul(vu a, vu b) { return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
+MF_V vu v_f2u_trunc(vu a) { return _mm512_cvttps_epu32(_mm512_castsi512_ps(a)); }
+
 /* The 32-entry table lookup and the two helpers of kernels.h's k_round_rn_sat_tab */
 #define V_HAS_TABLE32 1
 /* lane i: (lo, hi)[idx_i & 31], one vpermt2d */
