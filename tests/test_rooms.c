@@ -278,6 +278,7 @@ START_TEST(test_rooms_streaming)
         mf_format s, d;
         size_t n;
     } big[] = {{MF_FP32, MF_FP8_E4M3, ((size_t)17 << 20) + 13},
+               {MF_FP32, MF_FP4_E2M1, ((size_t)33 << 20) + 6},
                {MF_FP4_E2M1, MF_FP32, ((size_t)5 << 20) + 7},
                {MF_FP16, MF_FP64, ((size_t)9 << 18) + 5}};
     size_t k, ri, i;

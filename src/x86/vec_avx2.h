@@ -121,7 +121,6 @@ MF_V void v_store_u4(void *p, vu a)
     __builtin_memcpy(p, &out, 4);
 }
 
-#endif /* MF_X86_VEC_AVX2_H */
 
 /* One Philox4x32 round on two blocks at once (see vec_avx512.h). */
 MF_V vu v_philox_round(vu c, vu key)
@@ -146,3 +145,5 @@ MF_V void v_stream_line(void *dst, const void *src)
     _mm256_stream_si256((__m256i *)dst, _mm256_loadu_si256((const __m256i *)src));
     _mm256_stream_si256((__m256i *)dst + 1, _mm256_loadu_si256((const __m256i *)src + 1));
 }
+
+#endif /* MF_X86_VEC_AVX2_H */

@@ -138,7 +138,6 @@ MF_V void v_store_u4(void *p, vu a)
     _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(w, w));
 }
 
-#endif /* MF_X86_VEC_AVX512_H */
 
 /* One Philox4x32 round on four blocks, with each block's words kept in the order (c0, c3, c2, c1)
  * between rounds and the round key in the odd lanes, (0, k1, 0, k0): then vpmuludq leaves
@@ -167,3 +166,5 @@ MF_V void v_stream_line(void *dst, const void *src)
     _mm256_stream_si256((__m256i *)dst, _mm256_loadu_si256((const __m256i *)src));
     _mm256_stream_si256((__m256i *)dst + 1, _mm256_loadu_si256((const __m256i *)src + 1));
 }
+
+#endif /* MF_X86_VEC_AVX512_H */
