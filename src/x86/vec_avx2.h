@@ -121,7 +121,6 @@ MF_V void v_store_u4(void *p, vu a)
     __builtin_memcpy(p, &out, 4);
 }
 
-
 /* One Philox4x32 round on two blocks at once (see vec_avx512.h). */
 MF_V vu v_philox_round(vu c, vu key)
 {

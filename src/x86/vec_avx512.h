@@ -138,7 +138,6 @@ MF_V void v_store_u4(void *p, vu a)
     _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(w, w));
 }
 
-
 /* One Philox4x32 round on four blocks, with each block's words kept in the order (c0, c3, c2, c1)
  * between rounds and the round key in the odd lanes, (0, k1, 0, k0): then vpmuludq leaves
  * (lo p0, hi p0, lo p1, hi p1), one masked ternary-logic op xors c3 ^ k1 into hi p0 and c1 ^ k0 into
