@@ -14,6 +14,7 @@
 
 #include "mf_test.h"
 #include "../src/internal.h"
+#include "oracle/ref.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -227,9 +228,21 @@ START_TEST(test_rooms_philox_wrap)
 }
 END_TEST
 
+/* The code of element i in a converted array of format d. */
+static uint32_t code_at(mf_format d, const uint8_t *p, size_t i)
+{
+    if (d == MF_BF16)
+        return (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+    if (d == MF_FP4_E2M1)
+        return (uint32_t)(p[i / 2] >> (4 * (i & 1))) & 0xFu;
+    return p[i];
+}
+
 /* Stochastic (and saturating rn) conversions of f32 on 2^22 bit patterns spread over every binade
- * (each 1024th pattern, at a moving offset): the rooms' own sr kernels against the portable room. The
- * full sweep of all 2^32 patterns was run once by hand (docs/performance.md). */
+ * (each 1024th pattern, at a moving offset): the rooms' own sr kernels against the portable room,
+ * and every room (the portable one too) against the textbook reference tests/oracle/ref.c, which shares
+ * no code with src/, on each 64th element (rbits from mf_sr_bits, the stream's definition). The full
+ * sweep of all 2^32 patterns against the portable room was run once by hand (docs/performance.md). */
 START_TEST(test_rooms_sr_sweep)
 {
     enum { CH = 1 << 16 };
@@ -244,11 +257,13 @@ START_TEST(test_rooms_sr_sweep)
                  {MF_FP6_E2M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}, {MF_FP6_E3M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
                  {MF_FP4_E2M1, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}, {MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE},
                  {MF_FP4_E2M1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE}};
+    static const ref_format refs[MF_FORMAT_COUNT] = {REF_F32,  REF_F16,  REF_BF16, REF_E4M3, REF_E5M2,
+                                                     REF_E2M3, REF_E3M2, REF_E2M1, REF_E8M0, REF_F32};
     size_t ri, k;
     uint32_t c, j;
     const mf__room *room;
     for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (room == &mf__room_portable || !mf__room_supported(room))
+        if (!mf__room_supported(room))
             continue;
         for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
             for (c = 0; c < 64; c++) {
@@ -256,8 +271,23 @@ START_TEST(test_rooms_sr_sweep)
                 size_t nb = mf_storage_bytes(cases[k].d, CH);
                 for (j = 0; j < CH; j++)
                     in[j] = (c * CH + j) * 1024u + ((j * 7u + c) & 1023u);
-                mf__room_portable.convert(cases[k].d, a, MF_FP32, in, CH, &o, NULL);
                 room->convert(cases[k].d, b, MF_FP32, in, CH, &o, NULL);
+                for (j = c & 63u; j < CH; j += 64) {
+                    float x;
+                    uint32_t ref;
+                    memcpy(&x, &in[j], 4);
+                    ref = ref_round(refs[cases[k].d], (double)x, cases[k].r == MF_ROUND_STOCHASTIC ? REF_SR : REF_RN,
+                                     cases[k].o == MF_OVERFLOW_SATURATE, mf_sr_bits(o.seed, o.sr_offset + j), NULL);
+                    if (code_at(cases[k].d, b, j) != ref) {
+                        MF_EXPECT(0, "%s f32 -> %s %s %s: input %#x gives %#x, the reference %#x", room->name,
+                                  mf_format_name(cases[k].d), mf_round_name(cases[k].r), mf_overflow_name(cases[k].o),
+                                  in[j], code_at(cases[k].d, b, j), ref);
+                        break;
+                    }
+                }
+                if (room == &mf__room_portable)
+                    continue;
+                mf__room_portable.convert(cases[k].d, a, MF_FP32, in, CH, &o, NULL);
                 if (memcmp(a, b, nb) != 0) {
                     size_t i = 0;
                     while (a[i] == b[i])

@@ -174,8 +174,8 @@ MF_V int k_rn_tab_ok(const mf_format fmt)
     return k_fast_rn_ok(fmt) && emax - mf__fmt_emin(f) < 32 && mf__fmt_nan_code(f) == mf__fmt_mag_mask(f);
 }
 
-/* Built once a call: the kernel's constants as vectors (so that nothing about the format is
- * computed in the loop). */
+/* Built once a loop (a block, or a whole call): the kernel's constants as vectors, so that nothing
+ * about the format is computed per vector. */
 static inline k_rn_tab k_rn_tab_make(mf_format fmt)
 {
     const mf__fmt f = mf__fmt_get(fmt);
