@@ -33,35 +33,26 @@ npy_write "$WORK/x.npy" '<f4' '(8,)' "$F32_EIGHT"
 # numpy's header for this array is 118 bytes: 10 + 118 = 128, then 8 x 4 data bytes
 if [ "$(wc -c <"$WORK/x.npy")" -eq 160 ]; then pass; else fail "test file is $(wc -c <"$WORK/x.npy") bytes, want 160"; fi
 
-# row LABEL V1 V2 V3 V4 V5: the table row must be exactly these cells
-row() {
-    _label=$1
-    shift
-    _re="^$_label"
-    for _v in "$@"; do _re="$_re +$_v"; done
-    expect_grep "$WORK/out" "$_re\$" "$WHAT: row '$_label'"
-}
-
 WHAT="scale 1"
 run "$MF" analyze "$WORK/x.npy"
 expect_rc 0 "$WHAT"
 expect_grep "$WORK/out" "^data +8 elements, float32 \('<f4'\), shape \(8,\)$" "$WHAT: data line"
 expect_grep "$WORK/out" "^values +6 finite nonzero, 2 zero, 0 NaN, 0 inf$" "$WHAT: values line"
 expect_grep "$WORK/out" "^\|x\| +min 1.49012e-08 \(2\^-26.00\), max 65520 \(2\^16.00\)" "$WHAT: range line"
-row "" f16 bf16 e4m3 e5m2 e2m1
-row scale 1 1 1 1 1
-row overflow '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
-row '  saturated' 0 0 0 0 '2 \(25%\)'
-row '  to inf/NaN' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' 0
-row 'underflow to 0' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
-row subnormal '1 \(12.5%\)' 0 0 0 0
-row 'rel err max' 1 0.000489 1 1 1
-row 'rel err mean' 0.2 0.000122 0.5 0.5 0.5
-row 'rel err rms' 0.447 0.000223 0.707 0.707 0.707
-row 'safe scales' none '2\^-107..2\^111' none none none
-row '  no overflow' '<= 2\^-1' '<= 2\^111' '<= 2\^-8' '<= 2\^-1' '<= 2\^-14'
-row '  no underflow' '>= 2\^2' '>= 2\^-107' '>= 2\^17' '>= 2\^10' '>= 2\^25'
-row 'max finite' 65504 3.38953e\\+38 448 57344 6
+table_row "" f16 bf16 e4m3 e5m2 e2m1
+table_row scale 1 1 1 1 1
+table_row overflow '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
+table_row '  saturated' 0 0 0 0 '2 \(25%\)'
+table_row '  to inf/NaN' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' 0
+table_row 'underflow to 0' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
+table_row subnormal '1 \(12.5%\)' 0 0 0 0
+table_row 'rel err max' 1 0.000489 1 1 1
+table_row 'rel err mean' 0.2 0.000122 0.5 0.5 0.5
+table_row 'rel err rms' 0.447 0.000223 0.707 0.707 0.707
+table_row 'safe scales' none '2\^-107..2\^111' none none none
+table_row '  no overflow' '<= 2\^-1' '<= 2\^111' '<= 2\^-8' '<= 2\^-1' '<= 2\^-14'
+table_row '  no underflow' '>= 2\^2' '>= 2\^-107' '>= 2\^17' '>= 2\^10' '>= 2\^25'
+table_row 'max finite' 65504 3.38953e\\+38 448 57344 6
 # the ASCII histogram: rows for floor(log2|x|) = 15 (65504, 65520), 1 (-2), 0 (1), -20, -26
 expect_grep "$WORK/out" '^ +15 +2 +#+ +ovf +\. +OVF +ovf +OVF$' "$WHAT: histogram row 15"
 expect_grep "$WORK/out" '^ +14 +0 +\. +\. +OVF +\. +OVF$' "$WHAT: histogram row 14 (empty)"
@@ -77,29 +68,29 @@ if [ "$(grep -cE '^ +-?[0-9]+ +[0-9]+ ' "$WORK/out")" -eq 42 ]; then pass; else 
 WHAT="--sat"
 run "$MF" analyze "$WORK/x.npy" --sat
 expect_rc 0 "$WHAT"
-row overflow '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
-row '  saturated' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
-row '  to inf/NaN' 0 0 0 0 0
+table_row overflow '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
+table_row '  saturated' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
+table_row '  to inf/NaN' 0 0 0 0 0
 
 WHAT="--scale auto"
 run "$MF" analyze "$WORK/x.npy" --scale auto
 expect_rc 0 "$WHAT"
-row scale '2\^-1' 1 '2\^-8' '2\^-1' '2\^-14'
-row overflow 0 0 0 0 0
-row 'underflow to 0' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '4 \(50%\)'
-row subnormal '1 \(12.5%\)' 0 '2 \(25%\)' 0 0
-row '  no overflow' '<= 2\^-1' '<= 2\^111' '<= 2\^-8' '<= 2\^-1' '<= 2\^-14'
+table_row scale '2\^-1' 1 '2\^-8' '2\^-1' '2\^-14'
+table_row overflow 0 0 0 0 0
+table_row 'underflow to 0' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '4 \(50%\)'
+table_row subnormal '1 \(12.5%\)' 0 '2 \(25%\)' 0 0
+table_row '  no overflow' '<= 2\^-1' '<= 2\^111' '<= 2\^-8' '<= 2\^-1' '<= 2\^-14'
 
 WHAT="--scale 2^-1 (one scale for all)"
 run "$MF" analyze "$WORK/x.npy" --scale '2^-1' --formats f16,e5m2
 expect_rc 0 "$WHAT"
-row "" f16 e5m2
-row scale '2\^-1' '2\^-1'
-row overflow 0 0
+table_row "" f16 e5m2
+table_row scale '2\^-1' '2\^-1'
+table_row overflow 0 0
 WHAT="--scale 0.5 is 2^-1"
 run "$MF" analyze "$WORK/x.npy" --scale 0.5 --formats f16,e5m2
 expect_rc 0 "$WHAT"
-row scale '2\^-1' '2\^-1'
+table_row scale '2\^-1' '2\^-1'
 
 # auto capped: data 2^-30 and 2^-20 into f16: nothing overflows up to 2^35, but 2^16 is enough to lift
 # 2^-30 to f16's smallest normal 2^-14, so auto stops there
@@ -107,25 +98,25 @@ WHAT="--scale auto, capped"
 npy_write "$WORK/tiny.npy" '<f4' '(2,)' '\000\000\200\060\000\000\200\065'
 run "$MF" analyze "$WORK/tiny.npy" --scale auto --formats f16
 expect_rc 0 "$WHAT"
-row scale '2\^16'
-row 'underflow to 0' 0
-row subnormal 0
-row '  no overflow' '<= 2\^35'
+table_row scale '2\^16'
+table_row 'underflow to 0' 0
+table_row subnormal 0
+table_row '  no overflow' '<= 2\^35'
 run "$MF" analyze "$WORK/tiny.npy" --formats f16
-row 'underflow to 0' '1 \(50%\)'
-row subnormal '1 \(50%\)'
+table_row 'underflow to 0' '1 \(50%\)'
+table_row subnormal '1 \(50%\)'
 
 # other rounding modes: under rz nothing rounds up to inf, 65520 truncates to 65504 (saturates)
 WHAT="-r rz"
 run "$MF" analyze "$WORK/x.npy" -r rz --formats f16
 expect_rc 0 "$WHAT"
-row overflow 0
-row 'underflow to 0' '1 \(12.5%\)'
+table_row overflow 0
+table_row 'underflow to 0' '1 \(12.5%\)'
 run "$MF" analyze "$WORK/x.npy" --round=ru --formats f16
 expect_rc 0 "-r ru"
 WHAT="-r ru"
-row overflow '1 \(12.5%\)'
-row 'underflow to 0' 0
+table_row overflow '1 \(12.5%\)'
+table_row 'underflow to 0' 0
 run "$MF" analyze "$WORK/x.npy" -r sr --seed 7 --formats f16
 expect_rc 0 "-r sr"
 
@@ -154,19 +145,19 @@ expect_grep "$WORK/out" "^data +8 elements, raw float32$" "raw data line"
 # every format can be a target but f64
 run "$MF" analyze "$WORK/x.npy" --formats f32,f16,bf16,e4m3,e5m2,e2m3,e3m2,e2m1,e8m0
 expect_rc 0 "all formats"
-row "" f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0
-row overflow 0 '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' 0
+table_row "" f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0
+table_row overflow 0 '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' 0
 
 # an empty tensor and an all-NaN one are reported, not refused
 npy_write "$WORK/empty.npy" '<f4' '(0,)' ''
 run "$MF" analyze "$WORK/empty.npy"
 expect_rc 0 "empty tensor"
 expect_grep "$WORK/out" "no finite nonzero elements" "empty tensor: histogram"
-row overflow 0 0 0 0 0
+table_row overflow 0 0 0 0 0
 npy_write "$WORK/nan.npy" '<f4' '(2,)' '\000\000\300\177\000\000\200\177'
 run "$MF" analyze "$WORK/nan.npy"
 expect_rc 0 "NaN and inf"
 expect_grep "$WORK/out" "^values +0 finite nonzero, 0 zero, 1 NaN, 1 inf$" "NaN and inf: values line"
-row 'safe scales' any any any any any
+table_row 'safe scales' any any any any any
 
 finish 81

@@ -30,13 +30,6 @@
 . "$(dirname "$0")/common.sh"
 DATA=${3:?usage: sh analyze_ops.sh MINIFLOAT WORKDIR EXAMPLES_DATA_DIR}
 
-row() {
-    _label=$1
-    shift
-    _re="^$_label"
-    for _v in "$@"; do _re="$_re +$_v"; done
-    expect_grep "$WORK/out" "$_re\$" "$WHAT: row '$_label'"
-}
 
 printf '11\n11.09\n0x1.62e22ep+3\n0x1.62e23p+3\n11.1\n12\n100\n-100\n-110\nnan\n' >"$WORK/x.txt"
 
@@ -48,12 +41,12 @@ expect_grep "$WORK/out" "^op +x = exp\(data\)$" "$WHAT: op line"
 expect_grep "$WORK/out" "^math +binary32, (sleef [0-9.]+ cinz sse2 u10|libm) \(mf_unary\)" "$WHAT: math line"
 expect_grep "$WORK/out" "^binary32 1 finite inputs gave inf \(overflow\), 1 gave 0 \(underflow\)" "$WHAT: binary32 line"
 expect_grep "$WORK/out" "^values +7 finite nonzero, 1 zero, 1 NaN, 1 inf$" "$WHAT: values of exp(x)"
-row "" f16 bf16 e4m3 e5m2
-row overflow '3 \(30%\)' 0 '7 \(70%\)' '5 \(50%\)'
-row '  saturated' 0 0 0 0
-row '  to inf/NaN' '3 \(30%\)' 0 '7 \(70%\)' '5 \(50%\)'
-row 'underflow to 0' '1 \(10%\)' '1 \(10%\)' '1 \(10%\)' '1 \(10%\)'
-row subnormal 0 0 0 0
+table_row "" f16 bf16 e4m3 e5m2
+table_row overflow '3 \(30%\)' 0 '7 \(70%\)' '5 \(50%\)'
+table_row '  saturated' 0 0 0 0
+table_row '  to inf/NaN' '3 \(30%\)' 0 '7 \(70%\)' '5 \(50%\)'
+table_row 'underflow to 0' '1 \(10%\)' '1 \(10%\)' '1 \(10%\)' '1 \(10%\)'
+table_row subnormal 0 0 0 0
 # histogram of y: 59874, 65512.8, 65519.9, 65520.0 in [2^15, 2^16); 66171 in [2^16, 2^17); 162755 in
 # [2^17, 2^18); 3.78e-44 in [2^-145, 2^-144)
 expect_grep "$WORK/out" '^log2\|x\| histogram of x = exp\(data\) \(before scaling\)' "$WHAT: histogram title"
@@ -65,9 +58,9 @@ expect_grep "$WORK/out" '^ +-145 +1 +#+ +UNF +UNF +UNF +UNF$' "$WHAT: histogram 
 WHAT="--op exp --sat"
 run "$MF" analyze "$WORK/x.txt" --op exp --formats f16 --sat
 expect_rc 0 "$WHAT"
-row overflow '4 \(40%\)'
-row '  saturated' '4 \(40%\)'
-row '  to inf/NaN' 0
+table_row overflow '4 \(40%\)'
+table_row '  saturated' '4 \(40%\)'
+table_row '  to inf/NaN' 0
 
 # The same numbers as raw binary32 give the same report from the table on (the text's binary64 values
 # round to these binary32 values, which is what the op does to them).
@@ -87,11 +80,11 @@ WHAT="--op exp --scale auto"
 printf '11.1\n12\n' >"$WORK/two.txt"
 run "$MF" analyze "$WORK/two.txt" --op exp --scale auto --formats f16
 expect_rc 0 "$WHAT"
-row scale '2\^-2'
-row overflow 0
-row '  no overflow' '<= 2\^-2'
+table_row scale '2\^-2'
+table_row overflow 0
+table_row '  no overflow' '<= 2\^-2'
 run "$MF" analyze "$WORK/two.txt" --scale auto --formats f16
-row scale 1
+table_row scale 1
 
 # Softmax of one row (text has no shape): x = 0, -10, -20, -120. m = 0; exp(x - m) = 1, 4.54e-5,
 # 2.06e-9, 7.7e-53 (below 2^-150: 0 in binary32, a binary32 underflow); y = 0.99995, 4.54e-5, 2.06e-9, 0.
@@ -108,9 +101,9 @@ expect_grep "$WORK/out" "^op +x = softmax\(data\) over all 4 elements \(one row:
 expect_grep "$WORK/out" "\(mf_softmax\)" "$WHAT: math line"
 expect_grep "$WORK/out" "^binary32 0 finite inputs gave inf \(overflow\), 1 gave 0 \(underflow\)" "$WHAT: binary32 line"
 expect_grep "$WORK/out" "^values +3 finite nonzero, 1 zero, 0 NaN, 0 inf$" "$WHAT: values"
-row overflow 0 0 0 0
-row 'underflow to 0' '1 \(25%\)' 0 '2 \(50%\)' '1 \(25%\)'
-row subnormal '1 \(25%\)' 0 0 '1 \(25%\)'
+table_row overflow 0 0 0 0
+table_row 'underflow to 0' '1 \(25%\)' 0 '2 \(50%\)' '1 \(25%\)'
+table_row subnormal '1 \(25%\)' 0 0 '1 \(25%\)'
 
 # Log-softmax of the same row: y = x - log(1 + 4.54e-5 + ...) = -4.54e-5, -10.00005, -20.00005,
 # -120.00005: nothing underflows in binary32 (the -120 element that softmax lost is kept); f16 and e5m2
@@ -120,9 +113,9 @@ run "$MF" analyze "$WORK/row.txt" --op log_softmax --formats f16,bf16,e4m3,e5m2
 expect_rc 0 "$WHAT"
 expect_grep "$WORK/out" "^values +4 finite nonzero, 0 zero, 0 NaN, 0 inf$" "$WHAT: values"
 expect_grep "$WORK/out" "^binary32 0 finite inputs gave inf \(overflow\), 0 gave 0 \(underflow\)" "$WHAT: binary32 line"
-row overflow 0 0 0 0
-row 'underflow to 0' 0 0 '1 \(25%\)' 0
-row subnormal '1 \(25%\)' 0 0 '1 \(25%\)'
+table_row overflow 0 0 0 0
+table_row 'underflow to 0' 0 0 '1 \(25%\)' 0
+table_row subnormal '1 \(25%\)' 0 0 '1 \(25%\)'
 
 # What binary32 itself loses in log-softmax: row (0, -200): e^-200 is 0 in binary32, so log p of the
 # first element, -log(1 + e^-200) = -1.4e-87, becomes -0 (1 underflow); row (-inf, 0): log p = 0 is exact
@@ -148,7 +141,7 @@ run "$MF" analyze "$WORK/r.npy" --op softmax --formats f16
 expect_rc 0 "$WHAT"
 expect_grep "$WORK/out" "^op +x = softmax\(data\) over the last axis \(2 rows of 2\)$" "$WHAT: op line"
 expect_grep "$WORK/out" "^\|x\| +min 2.06115e-09 \(2\^-28.85\), max 1 \(2\^0.00\)" "$WHAT: range of y"
-row 'underflow to 0' '1 \(25%\)'
+table_row 'underflow to 0' '1 \(25%\)'
 
 # The other unary ops run, and names are case-insensitive; tanh(0) = 0 is not an underflow.
 for op in tanh sigmoid silu gelu gelu_tanh SiLU GELU_TANH; do
@@ -211,7 +204,7 @@ WHAT="attn_logits.npy --op exp"
 run "$MF" analyze "$f" --op exp --formats f16,e4m3,e5m2
 expect_rc 0 "$WHAT"
 expect_grep "$WORK/out" "^binary32 $c_inf finite inputs gave inf \(overflow\), $c_zero gave 0 \(underflow\)" "$WHAT: binary32 line"
-row overflow "$(cell "$c_f16")" "$(cell "$c_e4")" "$(cell "$c_e5")"
-row 'underflow to 0' "$(cell "$c_unf")" '[0-9]+ \([0-9.]+%\)' '[0-9]+ \([0-9.]+%\)'
+table_row overflow "$(cell "$c_f16")" "$(cell "$c_e4")" "$(cell "$c_e5")"
+table_row 'underflow to 0' "$(cell "$c_unf")" '[0-9]+ \([0-9.]+%\)' '[0-9]+ \([0-9.]+%\)'
 
 finish 85

@@ -37,6 +37,16 @@ expect_grep() {
     if grep -Eq -- "$2" "$1"; then pass; else fail "$3: no line matching /$2/ in $(basename "$1")"; fi
 }
 
+# table_row LABEL V1 V2 ...: the last `run` printed a line that is exactly LABEL and these cells,
+# separated by spaces (a row of `minifloat analyze`'s tables); $WHAT names the check.
+table_row() {
+    _label=$1
+    shift
+    _re="^$_label"
+    for _v in "$@"; do _re="$_re +$_v"; done
+    expect_grep "$WORK/out" "$_re\$" "$WHAT: row '$_label'"
+}
+
 # same FILE1 FILE2 WHAT: byte-identical files.
 same() {
     if cmp -s "$1" "$2"; then pass; else fail "$3: $(basename "$1") and $(basename "$2") differ"; fi
