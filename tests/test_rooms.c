@@ -301,7 +301,8 @@ START_TEST(test_rooms_sr_sweep)
 }
 END_TEST
 
-/* Outputs past 16 MiB take the streaming-store path: same bytes, same counts, misaligned too. */
+/* Outputs past 16 MiB take the streaming-store path: same bytes, same counts, misaligned too
+ * (the output always, the source at three offsets). */
 START_TEST(test_rooms_streaming)
 {
     static const struct {
@@ -310,37 +311,44 @@ START_TEST(test_rooms_streaming)
     } big[] = {{MF_FP32, MF_FP8_E4M3, ((size_t)17 << 20) + 13},
                {MF_FP32, MF_FP4_E2M1, ((size_t)33 << 20) + 6},
                {MF_FP4_E2M1, MF_FP32, ((size_t)5 << 20) + 7},
-               {MF_FP16, MF_FP64, ((size_t)9 << 18) + 5}};
+               {MF_FP16, MF_FP64, ((size_t)9 << 18) + 5},
+               {MF_FP64, MF_FP8_E4M3, ((size_t)17 << 20) + 3}};
     size_t k, ri, i;
     const mf__room *room;
     for (k = 0; k < sizeof big / sizeof big[0]; k++) {
         size_t sb = mf_storage_bytes(big[k].s, big[k].n), db = mf_storage_bytes(big[k].d, big[k].n) + 64;
-        uint8_t *in = malloc(sb + 8), *a = malloc(db), *b = malloc(db);
-        ck_assert_ptr_nonnull(in);
+        uint8_t *in0 = malloc(sb + 64), *a = malloc(db), *b = malloc(db);
+        const size_t eb = big[k].s == MF_FP4_E2M1 ? 1 : mf_storage_bytes(big[k].s, 1);
+        size_t sh;
+        ck_assert_ptr_nonnull(in0);
         ck_assert_ptr_nonnull(a);
         ck_assert_ptr_nonnull(b);
         fill(big[k].s, src_buf, NMAX); /* the test's mixture, repeated over the input */
-        for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
-            memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
-        for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-            mf_stats sa, sg;
-            mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0};
-            if (room == &mf__room_portable || !mf__room_supported(room))
-                continue;
-            memset(a, 0x5C, db);
-            memset(b, 0x5C, db);
-            mf__room_portable.convert(big[k].d, a + 3, big[k].s, in, big[k].n, &o, NULL);
-            room->convert(big[k].d, b + 3, big[k].s, in, big[k].n, &o, NULL);
-            MF_EXPECT(memcmp(a, b, db) == 0, "%s: %s -> %s, n %zu: streaming output differs", room->name,
-                      mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n);
-            o.stats = &sa;
-            mf__room_portable.convert(big[k].d, a + 3, big[k].s, in, big[k].n, &o, &sa);
-            o.stats = &sg;
-            room->convert(big[k].d, b + 3, big[k].s, in, big[k].n, &o, &sg);
-            MF_EXPECT(memcmp(a, b, db) == 0 && memcmp(&sa, &sg, sizeof sa) == 0, "%s: %s -> %s with stats differs",
-                      room->name, mf_format_name(big[k].s), mf_format_name(big[k].d));
+        /* the source at 0, 1 and 2 elements past a 64-byte boundary: the rooms align their loads */
+        for (sh = 0; sh < 3; sh++) {
+            uint8_t *in = (uint8_t *)((uintptr_t)(in0 + 63) & ~(uintptr_t)63) + sh * eb;
+            for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
+                memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
+            for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+                mf_stats sa, sg;
+                mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0};
+                if (room == &mf__room_portable || !mf__room_supported(room))
+                    continue;
+                memset(a, 0x5C, db);
+                memset(b, 0x5C, db);
+                mf__room_portable.convert(big[k].d, a + 3, big[k].s, in, big[k].n, &o, NULL);
+                room->convert(big[k].d, b + 3, big[k].s, in, big[k].n, &o, NULL);
+                MF_EXPECT(memcmp(a, b, db) == 0, "%s: %s -> %s, n %zu, source %zu elements past 64: output differs",
+                          room->name, mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n, sh);
+                o.stats = &sa;
+                mf__room_portable.convert(big[k].d, a + 3, big[k].s, in, big[k].n, &o, &sa);
+                o.stats = &sg;
+                room->convert(big[k].d, b + 3, big[k].s, in, big[k].n, &o, &sg);
+                MF_EXPECT(memcmp(a, b, db) == 0 && memcmp(&sa, &sg, sizeof sa) == 0, "%s: %s -> %s with stats differs",
+                          room->name, mf_format_name(big[k].s), mf_format_name(big[k].d));
+            }
         }
-        free(in);
+        free(in0);
         free(a);
         free(b);
     }
