@@ -170,6 +170,41 @@ START_TEST(test_rooms_all_pairs)
 }
 END_TEST
 
+/* Every f16 and bf16 code into every format, mode and policy, with and without stats (the rooms
+ * widen these sources in registers on some paths, so the 8-bit sources' mixture is not enough). */
+START_TEST(test_rooms_every_16bit_code)
+{
+    static const mf_format srcs[] = {MF_FP16, MF_BF16};
+    size_t ri, k;
+    const mf__room *room;
+    uint64_t cases = 0;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        uint32_t base;
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (k = 0; k < 2; k++)
+            for (base = 0; base < 65536; base += 2048) {
+                int d, r, o, c;
+                uint32_t i;
+                for (i = 0; i < 2048; i++) {
+                    uint16_t code = (uint16_t)(base + i);
+                    memcpy(src_buf + 2 * i, &code, 2);
+                }
+                for (d = 0; d < MF_FORMAT_COUNT; d++)
+                    for (r = 0; r < MF_ROUND_COUNT; r++)
+                        for (o = 0; o < MF_OVERFLOW_COUNT; o++)
+                            for (c = 0; c < 2; c++) {
+                                mf_stats st;
+                                mf_opts opt = {(mf_round)r, (mf_overflow)o, next(), 0, c ? &st : NULL, 0};
+                                check_one(room, (mf_format)d, srcs[k], 2048, 0, 0, &opt);
+                                cases++;
+                            }
+            }
+    }
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 2 * 32 * MF_FORMAT_COUNT * MF_ROUND_COUNT * 2 * 2);
+}
+END_TEST
+
 /* Lengths 0..257, misaligned arrays, sr offsets 0..7: tails, heads and guard bytes. */
 START_TEST(test_rooms_lengths)
 {
@@ -312,7 +347,9 @@ START_TEST(test_rooms_streaming)
                {MF_FP32, MF_FP4_E2M1, ((size_t)33 << 20) + 6},
                {MF_FP4_E2M1, MF_FP32, ((size_t)5 << 20) + 7},
                {MF_FP16, MF_FP64, ((size_t)9 << 18) + 5},
-               {MF_FP64, MF_FP8_E4M3, ((size_t)17 << 20) + 3}};
+               {MF_FP64, MF_FP8_E4M3, ((size_t)17 << 20) + 3},
+               {MF_FP16, MF_FP8_E4M3, ((size_t)17 << 20) + 5},
+               {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 2}};
     size_t k, ri, i;
     const mf__room *room;
     for (k = 0; k < sizeof big / sizeof big[0]; k++) {
@@ -426,6 +463,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_rooms_all_pairs);
     tcase_add_test(tc, test_rooms_lengths);
+    tcase_add_test(tc, test_rooms_every_16bit_code);
     tcase_add_test(tc, test_rooms_philox_wrap);
     tcase_add_test(tc, test_rooms_streaming);
     tcase_add_test(tc, test_rooms_sr_sweep);

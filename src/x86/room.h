@@ -20,7 +20,8 @@
  * What runs as vectors, and what falls back to the portable room (which always gives the same
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
- *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32.
+ *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
+ *     f16 and bf16 -> fp8/fp6/fp4 rn saturating without stats, which widen in registers.
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd
  *     without stats. Everything else from f64: portable.
@@ -122,6 +123,68 @@ MF_V void room_hw16_loop(const int bf16, uint16_t *dst, const uint32_t *src, siz
 
 enum { ROOM_BLOCK = 1024 }; /* elements a block: 4 KiB of binary32, L1-resident (streamed decodes ran about 10% faster than with 512) */
 
+/* MF_VL binary32 values from a binary32, f16 or bf16 source, widened exactly in registers. */
+MF_V vu room_load32(const mf_format S, const void *src, size_t i)
+{
+    if (S == MF_FP16)
+        return hw_f16_to_f32((const uint16_t *)src + i);
+    if (S == MF_BF16)
+        return v_slli(v_load_u16((const uint16_t *)src + i), 16);
+    return v_load_u32((const uint32_t *)src + i);
+}
+
+#ifdef V_HAS_TABLE32
+/* rn, saturating, no statistics, into a one-byte or e2m1 format (k_rn_tab_ok), four vectors a step;
+ * an f16 or bf16 source is widened in registers, with no binary32 block in between */
+MF_V void room_tab_loop(const mf_format S, const mf_format D, void *dst, const void *src, size_t n)
+{
+    const k_rn_tab tab = k_rn_tab_make(D);
+    size_t i;
+    for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
+        vu c0 = k_round_rn_sat_tab(room_load32(S, src, i), &tab);
+        vu c1 = k_round_rn_sat_tab(room_load32(S, src, i + MF_VL), &tab);
+        vu c2 = k_round_rn_sat_tab(room_load32(S, src, i + 2 * MF_VL), &tab);
+        vu c3 = k_round_rn_sat_tab(room_load32(S, src, i + 3 * MF_VL), &tab);
+        if (D == MF_FP4_E2M1)
+            v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
+        else
+            v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
+    }
+    for (; i < n; i += MF_VL) {
+        vu c = k_round_rn_sat_tab(room_load32(S, src, i), &tab);
+        if (D == MF_FP4_E2M1)
+            v_store_u4((uint8_t *)dst + i / 2, c);
+        else
+            v_store_u8((uint8_t *)dst + i, c);
+    }
+}
+#endif
+
+/* f16 or bf16 -> a narrow format by room_tab_loop; 0 (nothing done) where it does not apply */
+static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+{
+#ifdef V_HAS_TABLE32
+#define ROOM_TCASE(S, D)                                                                              \
+    if (s == S && d == D) {                                                                           \
+        room_tab_loop(S, D, dst, src, n);                                                             \
+        return 1;                                                                                     \
+    }
+#define ROOM_TCASE_D(D) ROOM_TCASE(MF_FP16, D) ROOM_TCASE(MF_BF16, D)
+    if (o->round != MF_ROUND_NEAREST_EVEN || o->overflow != MF_OVERFLOW_SATURATE || !k_rn_tab_ok(d))
+        return 0;
+    ROOM_TCASE_D(MF_FP8_E4M3)
+    ROOM_TCASE_D(MF_FP8_E5M2)
+    ROOM_TCASE_D(MF_FP6_E2M3)
+    ROOM_TCASE_D(MF_FP6_E3M2)
+    ROOM_TCASE_D(MF_FP4_E2M1)
+#undef ROOM_TCASE_D
+#undef ROOM_TCASE
+#else
+    (void)d, (void)dst, (void)s, (void)src, (void)n, (void)o;
+#endif
+    return 0;
+}
+
 /* ---- one block: binary32 bits -> destination format ---------------------------------------------- */
 MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, size_t n, const mf_round R,
                           const mf_overflow O, const int C, const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
@@ -144,24 +207,7 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         ctr = k_philox_counters(blk);
 #ifdef V_HAS_TABLE32
     if (R == MF_ROUND_NEAREST_EVEN && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16) {
-        const k_rn_tab tab = k_rn_tab_make(D);
-        for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-            vu c0 = k_round_rn_sat_tab(v_load_u32(src + i), &tab);
-            vu c1 = k_round_rn_sat_tab(v_load_u32(src + i + MF_VL), &tab);
-            vu c2 = k_round_rn_sat_tab(v_load_u32(src + i + 2 * MF_VL), &tab);
-            vu c3 = k_round_rn_sat_tab(v_load_u32(src + i + 3 * MF_VL), &tab);
-            if (D == MF_FP4_E2M1)
-                v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
-            else
-                v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
-        }
-        for (; i < n; i += MF_VL) {
-            vu c = k_round_rn_sat_tab(v_load_u32(src + i), &tab);
-            if (D == MF_FP4_E2M1)
-                v_store_u4((uint8_t *)dst + i / 2, c);
-            else
-                v_store_u8((uint8_t *)dst + i, c);
-        }
+        room_tab_loop(MF_FP32, D, dst, src, n);
         return;
     }
 #endif
@@ -419,7 +465,8 @@ static void room_portable(mf_format d, void *dst, mf_format s, const void *src, 
  * binary32 subnormal inputs into zeros of the same sign, which rn and rz give them anyway (ru and rd
  * would not); vcvtneps2bf16 never consults MXCSR and the lanes it gets wrong are mended with integer
  * operations (found by vfpclassps, which does read DAZ: hw_bf16_direct_ok); vcvtph2ps ignores DAZ;
- * k_round_rn_sat_tab rounds with {rn-sae}. Returns 0 for every other call. */
+ * k_round_rn_sat_tab rounds with {rn-sae}, after vcvtph2ps {sae} or a shift for f16 and bf16 sources.
+ * Returns 0 for every other call. */
 static int room_direct(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
     const size_t end = n / MF_VL * MF_VL;
@@ -438,6 +485,8 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
              k_rn_tab_ok(d))
         room_round(d, dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 0, NULL, 0, &none);
 #endif
+    else if ((s == MF_FP16 || s == MF_BF16) && room_tab_widening(d, dst, s, src, end, o))
+        ; /* vcvtph2ps {sae} and a shift widen exactly, whatever MXCSR holds */
     else if (s == MF_FP16 && d == MF_FP32) {
         room_decode_loop(MF_FP16, (uint32_t *)dst, src, end);
         if (o->overflow == MF_OVERFLOW_SATURATE)
@@ -525,8 +574,11 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
                 _mm_prefetch(next + i, _MM_HINT_T0);
             dp = obuf;
         }
-        /* stage 1: the block as binary32 */
-        if (s == MF_FP32) {
+        /* stage 1: the block as binary32 (or, from f16 or bf16 in rn saturating, the whole conversion) */
+        if ((s == MF_FP16 || s == MF_BF16) && !count &&
+            room_tab_widening(d, dp, s, (const uint8_t *)src + blk * 2, m, o)) {
+            b32 = NULL;
+        } else if (s == MF_FP32) {
             b32 = (const uint32_t *)src + blk;
         } else if (s == MF_FP64) {
             const double *sp = (const double *)src + blk;
@@ -561,7 +613,7 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
         }
         /* stage 2: binary32 -> destination */
         if (!b32) {
-            /* the destination is binary32 and stage 1 wrote it */
+            /* stage 1 wrote the destination */
         } else if (d == MF_FP64) {
             if (count && s == MF_FP32)
                 room_decode_counts(b32, m, 0, o->overflow == MF_OVERFLOW_SATURATE, &ct);
