@@ -210,6 +210,17 @@ MF_V vu k_round_rn_sat_tab(vu u, const k_rn_tab *t)
     return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), sum, v_srlv(u, t->sh), t->nan);
 }
 
+/* ---- binary32 -> a narrow format, rz, saturating, no statistics: the same table with a truncating
+ * addition ({rz-sae}): the sum's low bits are the code of the grid point at or below |x|, and the
+ * clamp to max is exact, as every |x| >= max gives max. MXCSR plays no part (as for rn above). */
+MF_V vu k_round_rz_sat_tab(vu u, const k_rn_tab *t)
+{
+    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
+    const vu a = v_min_u(a0, t->maxbits);
+    const vu sum = v_fadd_rz(a, v_table32(v_subs_u16(v_srli(a, 23), t->emin), t->lo, t->hi));
+    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), sum, v_srlv(u, t->sh), t->nan);
+}
+
 /* ---- binary32 -> a narrow format, sr, saturating, no statistics ---------------------------------------
  * The same table, with the addition truncating ({rz-sae}): the sum's low bits are the code of lo, the
  * grid point at or below |x|. s - M = lo and |x| - lo are exact (each result fits in the significand),
@@ -287,6 +298,32 @@ MF_V vu k_round_e8m0(vu u, const mf_round r, const mf_overflow o, vu rbits, cons
         ct->inx += m_count(m_or(m_andnot(m_or(isnan, isinf), m_or(m_or(inexact, tiny), ovf)), isinf));
     }
     return res;
+}
+
+/* ---- binary32 -> e8m0 in rn, rna, rz, ru or rd, no statistics: integer operations only ---------------
+ * The code of a normal |x| is its exponent field after adding to |x| what carries into the exponent
+ * exactly when the mode rounds up: half the binade (rn and rna, on the linear scale) or all ones
+ * below the exponent (ru); nothing for rz and rd, which see |x|. Binary32 subnormals from 2^-127
+ * up sit in code 0 and go up to code 1 at 1.5 * 2^-127 (rn, rna) or above 2^-127 (ru); below 2^-127
+ * every mode gives code 0. What carries past 0xFE (and inf, NaN) is 0xFF, which saturation turns
+ * into 0xFE for all but NaN. */
+MF_V int k_e8m0_fast_ok(const mf_round r)
+{
+    return r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_NEAREST_AWAY || r == MF_ROUND_TOWARD_ZERO ||
+           r == MF_ROUND_UP || r == MF_ROUND_DOWN;
+}
+
+MF_V vu k_round_e8m0_fast(vu u, const mf_round r, const mf_overflow o)
+{
+    const int up = r == MF_ROUND_UP, near = r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_NEAREST_AWAY;
+    const vu a = v_and(u, v_set1(0x7FFFFFFFu));
+    vu code = v_srli(up ? v_add(a, v_set1(0x7FFFFFu)) : near ? v_add(a, v_set1(0x400000u)) : a, 23);
+    if (up || near) /* below 2^-126: 1 from the threshold up, else 0 */
+        code = v_blend(v_lt_u(a, v_set1(0x800000u)), code,
+                       v_srli(v_sub(v_set1(up ? 0x400000u : 0x5FFFFFu), a), 31));
+    if (o == MF_OVERFLOW_SATURATE)
+        return v_blend(v_gt_u(a, v_set1(0x7F800000u)), v_min_u(code, v_set1(0xFEu)), v_set1(0xFFu));
+    return v_min_u(code, v_set1(0xFFu));
 }
 
 /* ---- a narrow code -> binary32 bits (exact), one vector ------------------------------------------ */

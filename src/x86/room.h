@@ -134,24 +134,29 @@ MF_V vu room_load32(const mf_format S, const void *src, size_t i)
 }
 
 #ifdef V_HAS_TABLE32
-/* rn, saturating, no statistics, into a one-byte or e2m1 format (k_rn_tab_ok), four vectors a step;
- * an f16 or bf16 source is widened in registers, with no binary32 block in between */
-MF_V void room_tab_loop(const mf_format S, const mf_format D, void *dst, const void *src, size_t n)
+/* rn or rz, saturating, no statistics, into a one-byte or e2m1 format (k_rn_tab_ok), four vectors a
+ * step; an f16 or bf16 source is widened in registers, with no binary32 block in between */
+MF_V vu room_tab_round(vu u, const mf_round R, const k_rn_tab *t)
+{
+    return R == MF_ROUND_TOWARD_ZERO ? k_round_rz_sat_tab(u, t) : k_round_rn_sat_tab(u, t);
+}
+
+MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, void *dst, const void *src, size_t n)
 {
     const k_rn_tab tab = k_rn_tab_make(D);
     size_t i;
     for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-        vu c0 = k_round_rn_sat_tab(room_load32(S, src, i), &tab);
-        vu c1 = k_round_rn_sat_tab(room_load32(S, src, i + MF_VL), &tab);
-        vu c2 = k_round_rn_sat_tab(room_load32(S, src, i + 2 * MF_VL), &tab);
-        vu c3 = k_round_rn_sat_tab(room_load32(S, src, i + 3 * MF_VL), &tab);
+        vu c0 = room_tab_round(room_load32(S, src, i), R, &tab);
+        vu c1 = room_tab_round(room_load32(S, src, i + MF_VL), R, &tab);
+        vu c2 = room_tab_round(room_load32(S, src, i + 2 * MF_VL), R, &tab);
+        vu c3 = room_tab_round(room_load32(S, src, i + 3 * MF_VL), R, &tab);
         if (D == MF_FP4_E2M1)
             v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
         else
             v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
     }
     for (; i < n; i += MF_VL) {
-        vu c = k_round_rn_sat_tab(room_load32(S, src, i), &tab);
+        vu c = room_tab_round(room_load32(S, src, i), R, &tab);
         if (D == MF_FP4_E2M1)
             v_store_u4((uint8_t *)dst + i / 2, c);
         else
@@ -166,11 +171,15 @@ static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *sr
 #ifdef V_HAS_TABLE32
 #define ROOM_TCASE(S, D)                                                                              \
     if (s == S && d == D) {                                                                           \
-        room_tab_loop(S, D, dst, src, n);                                                             \
+        if (o->round == MF_ROUND_NEAREST_EVEN)                                                        \
+            room_tab_loop(S, D, MF_ROUND_NEAREST_EVEN, dst, src, n);                                  \
+        else                                                                                          \
+            room_tab_loop(S, D, MF_ROUND_TOWARD_ZERO, dst, src, n);                                   \
         return 1;                                                                                     \
     }
 #define ROOM_TCASE_D(D) ROOM_TCASE(MF_FP16, D) ROOM_TCASE(MF_BF16, D)
-    if (o->round != MF_ROUND_NEAREST_EVEN || o->overflow != MF_OVERFLOW_SATURATE || !k_rn_tab_ok(d))
+    if ((o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_TOWARD_ZERO) ||
+        o->overflow != MF_OVERFLOW_SATURATE || !k_rn_tab_ok(d))
         return 0;
     ROOM_TCASE_D(MF_FP8_E4M3)
     ROOM_TCASE_D(MF_FP8_E5M2)
@@ -206,11 +215,22 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
     if (R == MF_ROUND_STOCHASTIC)
         ctr = k_philox_counters(blk);
 #ifdef V_HAS_TABLE32
-    if (R == MF_ROUND_NEAREST_EVEN && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16) {
-        room_tab_loop(MF_FP32, D, dst, src, n);
+    if ((R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_TOWARD_ZERO) && !C && O == MF_OVERFLOW_SATURATE &&
+        k_rn_tab_ok(D) && D != MF_FP16) {
+        room_tab_loop(MF_FP32, D, R, dst, src, n);
         return;
     }
 #endif
+    if (D == MF_E8M0 && !C && k_e8m0_fast_ok(R)) {
+        for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL)
+            v_store_u8x4((uint8_t *)dst + i, k_round_e8m0_fast(v_load_u32(src + i), R, O),
+                         k_round_e8m0_fast(v_load_u32(src + i + MF_VL), R, O),
+                         k_round_e8m0_fast(v_load_u32(src + i + 2 * MF_VL), R, O),
+                         k_round_e8m0_fast(v_load_u32(src + i + 3 * MF_VL), R, O));
+        for (; i < n; i += MF_VL)
+            v_store_u8((uint8_t *)dst + i, k_round_e8m0_fast(v_load_u32(src + i), R, O));
+        return;
+    }
     if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D) && D != MF_FP16) {
         /* one-byte and e2m1 codes: four vectors a step, stored with one pack */
         for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
@@ -465,7 +485,8 @@ static void room_portable(mf_format d, void *dst, mf_format s, const void *src, 
  * binary32 subnormal inputs into zeros of the same sign, which rn and rz give them anyway (ru and rd
  * would not); vcvtneps2bf16 never consults MXCSR and the lanes it gets wrong are mended with integer
  * operations (found by vfpclassps, which does read DAZ: hw_bf16_direct_ok); vcvtph2ps ignores DAZ;
- * k_round_rn_sat_tab rounds with {rn-sae}, after vcvtph2ps {sae} or a shift for f16 and bf16 sources.
+ * k_round_rn_sat_tab and k_round_rz_sat_tab round with {rn-sae} or {rz-sae}, after vcvtph2ps {sae} or
+ * a shift for f16 and bf16 sources; k_round_e8m0_fast is integer arithmetic.
  * Returns 0 for every other call. */
 static int room_direct(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
@@ -481,10 +502,12 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
              o->round == MF_ROUND_NEAREST_EVEN && hw_bf16_direct_ok())
         room_hw16_loop(1, (uint16_t *)dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN);
 #ifdef V_HAS_TABLE32
-    else if (s == MF_FP32 && o->round == MF_ROUND_NEAREST_EVEN && o->overflow == MF_OVERFLOW_SATURATE && d != MF_FP16 &&
-             k_rn_tab_ok(d))
-        room_round(d, dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 0, NULL, 0, &none);
+    else if (s == MF_FP32 && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO) &&
+             o->overflow == MF_OVERFLOW_SATURATE && d != MF_FP16 && k_rn_tab_ok(d))
+        room_round(d, dst, (const uint32_t *)src, end, o->round, MF_OVERFLOW_SATURATE, 0, NULL, 0, &none);
 #endif
+    else if (s == MF_FP32 && d == MF_E8M0 && k_e8m0_fast_ok(o->round)) /* integer operations only */
+        room_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);
     else if ((s == MF_FP16 || s == MF_BF16) && room_tab_widening(d, dst, s, src, end, o))
         ; /* vcvtph2ps {sae} and a shift widen exactly, whatever MXCSR holds */
     else if (s == MF_FP16 && d == MF_FP32) {
