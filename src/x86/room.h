@@ -590,10 +590,13 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
         m = end - blk < bsize ? end - blk : bsize;
         if (((s == MF_FP32 && d != MF_FP64) || (d == MF_FP32 && s != MF_FP64)) && !stream)
             m = end - blk; /* nothing to stage: one pass over the whole range */
-        if (stream) { /* the hardware prefetcher alone leaves DRAM idle between blocks */
-            size_t sbytes = s == MF_FP4_E2M1 ? bsize / 2 : bsize * (size_t)((mf__fmt_get(s).bits + 7) / 8);
-            const char *next = (const char *)src + (s == MF_FP4_E2M1 ? (blk + m) / 2 : (blk + m) * (sbytes / bsize));
-            for (i = 0; i < sbytes && blk + m < end; i += 64)
+        if (stream) {
+            /* the hardware prefetcher alone leaves DRAM idle between blocks: each block asks for the
+             * next one's source, or for f64 the one after (4% faster than the next, in three A/B runs;
+             * for f16, asking further ahead was slower) */
+            const size_t sbytes = mf_storage_bytes(s, bsize), ahead = s == MF_FP64 ? 2 : 1;
+            const char *next = (const char *)src + mf_storage_bytes(s, blk + (ahead - 1) * m + m);
+            for (i = 0; i < sbytes && blk + ahead * m < end; i += 64)
                 _mm_prefetch(next + i, _MM_HINT_T0);
             dp = obuf;
         }
