@@ -422,4 +422,30 @@ MF_V vu k_philox(vu c, const k_philox_keys *ks)
     return v_philox_last(c, ks->k[9]); /* the words in their plain order */
 }
 
+/* The bits of K_SR_CHAINS * MF_VL consecutive stream indices from idx (a multiple of 4), the chains'
+ * rounds interleaved: a round waits on its multiplication, so one chain alone leaves the multiplier
+ * idle much of the time. *ctr holds the counters of idx's first vector (k_philox_counters) and is
+ * left holding those of the next chunk; they are stepped in registers (building them through memory
+ * every chunk cost a quarter of the time) except where a lane's low counter word wraps. */
+#define K_SR_CHAINS (MF_VL == 16 ? 8 : 4)
+MF_V void k_philox_chains(vu *rb, vu *ctr, uint64_t idx, const k_philox_keys *ks)
+{
+    int j, r;
+    if ((uint32_t)(idx >> 2) <= 0xFFFFFFFFu - K_SR_CHAINS * MF_VL / 4) { /* no low word wraps here or next */
+        rb[0] = *ctr;
+        for (j = 1; j < K_SR_CHAINS; j++)
+            rb[j] = v_add(rb[j - 1], v_philox_step());
+        *ctr = v_add(rb[K_SR_CHAINS - 1], v_philox_step());
+    } else {
+        for (j = 0; j < K_SR_CHAINS; j++)
+            rb[j] = k_philox_counters((idx + (uint64_t)j * MF_VL) >> 2); /* the index wraps at 2^64 */
+        *ctr = k_philox_counters((idx + (uint64_t)K_SR_CHAINS * MF_VL) >> 2);
+    }
+    for (r = 0; r < 9; r++)
+        for (j = 0; j < K_SR_CHAINS; j++)
+            rb[j] = v_philox_round(rb[j], ks->k[r]);
+    for (j = 0; j < K_SR_CHAINS; j++)
+        rb[j] = v_philox_last(rb[j], ks->k[9]);
+}
+
 #endif /* MF_X86_KERNELS_H */

@@ -194,6 +194,33 @@ static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *sr
     return 0;
 }
 
+/* One vector of binary32 bits u (random bits rb for sr) rounded into D and stored at element i of dst;
+ * tp: the k_rn_tab of D where the stochastic table kernel applies (AVX-512). */
+MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflow O, const int C, void *dst, size_t i,
+                           vu u, vu rb, const void *tp, k_counts *ct)
+{
+    vu c;
+    if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D))
+        c = k_round_rn_fast(u, D, O);
+#ifdef V_HAS_TABLE32
+    else if (R == MF_ROUND_STOCHASTIC && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16)
+        c = k_round_sr_sat_tab(u, rb, (const k_rn_tab *)tp);
+    else if (R == MF_ROUND_STOCHASTIC && !C && D == MF_BF16)
+        c = k_round_sr_bf16(u, rb, O);
+#endif
+    else if (D == MF_E8M0)
+        c = k_round_e8m0(u, R, O, rb, C, ct);
+    else
+        c = k_round(u, D, R, O, rb, C, ct);
+    (void)tp;
+    if (D == MF_FP16 || D == MF_BF16)
+        v_store_u16((uint16_t *)dst + i, c);
+    else if (D == MF_FP4_E2M1)
+        v_store_u4((uint8_t *)dst + i / 2, c);
+    else
+        v_store_u8((uint8_t *)dst + i, c);
+}
+
 /* ---- one block: binary32 bits -> destination format ---------------------------------------------- */
 MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, size_t n, const mf_round R,
                           const mf_overflow O, const int C, const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
@@ -208,12 +235,6 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         room_hw16_loop(1, (uint16_t *)dst, src, n, R);
         return;
     }
-    /* Philox counters: kept in a register and stepped by MF_VL / 4 blocks while the low word
-     * cannot carry (else rebuilt from memory) */
-    uint64_t blk = idx0 >> 2;
-    vu ctr = v_zero();
-    if (R == MF_ROUND_STOCHASTIC)
-        ctr = k_philox_counters(blk);
 #ifdef V_HAS_TABLE32
     if ((R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_TOWARD_ZERO) && !C && O == MF_OVERFLOW_SATURATE &&
         k_rn_tab_ok(D) && D != MF_FP16) {
@@ -252,12 +273,30 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         }
         return;
     }
+    i = 0;
 #ifdef V_HAS_TABLE32
     const int sr_tab = R == MF_ROUND_STOCHASTIC && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16;
     const k_rn_tab tab = k_rn_tab_make(sr_tab ? D : MF_FP8_E4M3);
+    const k_rn_tab *tp = &tab;
+#else
+    const void *tp = NULL;
 #endif
-    for (i = 0; i < n; i += MF_VL) {
-        vu u = v_load_u32(src + i), c;
+    if (R == MF_ROUND_STOCHASTIC && n >= K_SR_CHAINS * MF_VL) { /* K_SR_CHAINS vectors a step */
+        vu cc = k_philox_counters(idx0 >> 2);
+        for (; i + K_SR_CHAINS * MF_VL <= n; i += K_SR_CHAINS * MF_VL) {
+            vu rb[K_SR_CHAINS];
+            int j;
+            k_philox_chains(rb, &cc, idx0 + i, ks);
+            for (j = 0; j < K_SR_CHAINS; j++)
+                room_round_store(D, R, O, C, dst, i + (size_t)j * MF_VL, v_load_u32(src + i + (size_t)j * MF_VL),
+                                 rb[j], tp, ct);
+        }
+    }
+    /* the rest one vector at a time; Philox counters kept in a register and stepped by MF_VL / 4
+     * blocks while the low word cannot carry (else rebuilt from memory) */
+    uint64_t blk = (idx0 + i) >> 2;
+    vu ctr = R == MF_ROUND_STOCHASTIC ? k_philox_counters(blk) : v_zero();
+    for (; i < n; i += MF_VL) {
         vu rb = v_zero();
         if (R == MF_ROUND_STOCHASTIC) {
             rb = k_philox(ctr, ks);
@@ -267,24 +306,7 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
             else
                 ctr = k_philox_counters(blk);
         }
-        if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D))
-            c = k_round_rn_fast(u, D, O);
-#ifdef V_HAS_TABLE32
-        else if (sr_tab)
-            c = k_round_sr_sat_tab(u, rb, &tab);
-        else if (R == MF_ROUND_STOCHASTIC && !C && D == MF_BF16)
-            c = k_round_sr_bf16(u, rb, O);
-#endif
-        else if (D == MF_E8M0)
-            c = k_round_e8m0(u, R, O, rb, C, ct);
-        else
-            c = k_round(u, D, R, O, rb, C, ct);
-        if (D == MF_FP16 || D == MF_BF16)
-            v_store_u16((uint16_t *)dst + i, c);
-        else if (D == MF_FP4_E2M1)
-            v_store_u4((uint8_t *)dst + i / 2, c);
-        else
-            v_store_u8((uint8_t *)dst + i, c);
+        room_round_store(D, R, O, C, dst, i, v_load_u32(src + i), rb, tp, ct);
     }
 }
 
