@@ -183,7 +183,7 @@ MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
     const mf__fmt f = mf__fmt_get(fmt);
     const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127);
     const uint64_t maxc = mf__fmt_max_code(f);
-    const vu j0 = v_iota(), j1 = v_add(v_iota(), v_set1(MF_VL));
+    const vu j0 = v_lane_index(), j1 = v_add(v_lane_index(), v_set1(MF_VL));
     /* M, as in k_round_rn_fast: 2^(emin_b + j - 127 + 23 - man) with the code's exponent part j << man */
     const vu mb = v_set1((emin_b + 23 - (uint32_t)f.man) << 23), ms = v_set1((1u << 23) + (1u << f.man));
     /* 2^(32 - q), q = emin_b + j - 127 - man the exponent of the last place: a normal binary32 here */

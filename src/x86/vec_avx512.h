@@ -59,8 +59,6 @@ MF_V vu v_f2u_trunc(vu a) { return _mm512_cvttps_epu32(_mm512_castsi512_ps(a)); 
 
 /* The 32-entry table lookup and the two helpers of kernels.h's k_round_rn_sat_tab */
 #define V_HAS_TABLE32 1
-/* 0, 1, ..., 15 */
-MF_V vu v_iota(void) { return _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0); }
 /* lane i: (lo, hi)[idx_i & 31], one vpermt2d */
 MF_V vu v_table32(vu idx, vu lo, vu hi) { return _mm512_permutex2var_epi32(lo, idx, hi); }
 /* max(a - b, 0) for a, b < 2^16 (unsigned saturating subtraction of 16-bit halves: the high halves are 0) */
