@@ -163,8 +163,16 @@ MF_V vu room_tab_round(vu u, const mf_round R, const k_rn_tab *t)
 MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, void *dst, const void *src, size_t n)
 {
     const k_rn_tab tab = *room_tab(D);
-    size_t i;
-    for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
+    size_t i = 0;
+    if (D == MF_FP4_E2M1) /* eight vectors a step: 64 bytes, packed with fewer instructions */
+        for (; i + 8 * MF_VL <= n; i += 8 * MF_VL) {
+            vu c[8];
+            int j;
+            for (j = 0; j < 8; j++)
+                c[j] = room_tab_round(room_load32(S, src, i + (size_t)j * MF_VL), R, &tab);
+            v_store_u4x8((uint8_t *)dst + i / 2, c);
+        }
+    for (; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
         vu c0 = room_tab_round(room_load32(S, src, i), R, &tab);
         vu c1 = room_tab_round(room_load32(S, src, i + MF_VL), R, &tab);
         vu c2 = room_tab_round(room_load32(S, src, i + 2 * MF_VL), R, &tab);

@@ -130,6 +130,20 @@ MF_V void v_store_u4x4(void *p, vu a, vu b, vu c, vu d)
     __m512i w = _mm512_permutexvar_epi32(idx, _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d)));
     _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi16_epi8(_mm512_or_si512(w, _mm512_srli_epi16(w, 4))));
 }
+/* Eight vectors of codes 0..15 (128 elements), in order, two per byte: 64 bytes in one store. The
+ * packs leave bytes whose adjacent pairs are (even element, odd element); vpmaddubsw by (1, 16) makes
+ * each pair one value, a third pack makes those bytes, and one word permutation restores the order
+ * (3 instructions fewer per 128 elements than two v_store_u4x4). */
+MF_V void v_store_u4x8(void *p, const vu *c)
+{
+    static const uint16_t order[32] __attribute__((aligned(64))) = {
+        0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27, 4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31};
+    const __m512i pair = _mm512_set1_epi16(0x1001);
+    __m512i b0 = _mm512_packus_epi16(_mm512_packus_epi32(c[0], c[1]), _mm512_packus_epi32(c[2], c[3]));
+    __m512i b1 = _mm512_packus_epi16(_mm512_packus_epi32(c[4], c[5]), _mm512_packus_epi32(c[6], c[7]));
+    __m512i pb = _mm512_packus_epi16(_mm512_maddubs_epi16(b0, pair), _mm512_maddubs_epi16(b1, pair));
+    _mm512_storeu_si512(p, _mm512_permutexvar_epi16(_mm512_load_si512(order), pb));
+}
 MF_V void v_store_u4(void *p, vu a)
 {
     __m128i b = _mm512_cvtepi32_epi8(a); /* 16 codes, one per byte */
