@@ -4,8 +4,9 @@
 #                           a shipped tensor (table, histogram, build/activations.svg) and the training
 #                           demo (build/train.svg)
 #   scripts/setup.sh test   run every test tier: unit, exhaustive, hygiene, cuda (skips without a GPU),
-#                           fuzz replay, cli, package; the unit tier again under ASan+UBSan; and each
-#                           libFuzzer target briefly when clang is present.
+#                           fuzz replay, cli, package; the unit tier again under ASan+UBSan; the
+#                           first-use threads test under ThreadSanitizer; and each libFuzzer target
+#                           briefly when clang is present.
 set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-demo}
@@ -50,6 +51,11 @@ test)
         -DMF_CUDA=OFF >/dev/null
     cmake --build build-asan -j "$jobs"
     ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli' --output-on-failure
+    # ThreadSanitizer over a process's first conversions made by several threads at once.
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMF_SANITIZE=thread -DMF_CUDA=OFF \
+        -DMF_BUILD_TOOLS=OFF >/dev/null
+    cmake --build build-tsan -j "$jobs" --target test_threads
+    ./build-tsan/tests/test_threads
     # libFuzzer, briefly, where clang is available.
     if command -v clang >/dev/null; then
         CC=clang CXX=clang++ cmake -S . -B build-fuzz -DMF_BUILD_FUZZERS=ON -DMF_BUILD_TESTS=OFF \

@@ -135,21 +135,26 @@ MF_V vu room_load32(const mf_format S, const void *src, size_t i)
 
 #ifdef V_HAS_TABLE32
 /* The table kernels' constants, built once for each format that takes them (built at each call they
- * cost a few ns, a tenth of a 64-element call); room_tabs_ready publishes them, as hw_tab_ready does
- * the decode tables. */
+ * cost a few ns, a tenth of a 64-element call). room_tabs_state: 0 not built, 1 being built by one
+ * thread, 2 built and published; a thread that finds them being built makes its own copy in *spare. */
 static k_rn_tab room_tabs[MF_FORMAT_COUNT];
-static int room_tabs_ready;
+static int room_tabs_state;
 
-static const k_rn_tab *room_tab(mf_format d)
+static const k_rn_tab *room_tab(mf_format d, k_rn_tab *spare)
 {
-    if (!__atomic_load_n(&room_tabs_ready, __ATOMIC_ACQUIRE)) {
-        room_tabs[MF_FP8_E4M3] = k_rn_tab_make(MF_FP8_E4M3);
-        room_tabs[MF_FP8_E5M2] = k_rn_tab_make(MF_FP8_E5M2);
-        room_tabs[MF_FP6_E2M3] = k_rn_tab_make(MF_FP6_E2M3);
-        room_tabs[MF_FP6_E3M2] = k_rn_tab_make(MF_FP6_E3M2);
-        room_tabs[MF_FP4_E2M1] = k_rn_tab_make(MF_FP4_E2M1);
-        __atomic_store_n(&room_tabs_ready, 1, __ATOMIC_RELEASE);
+    int expect = 0;
+    if (__atomic_load_n(&room_tabs_state, __ATOMIC_ACQUIRE) == 2)
+        return &room_tabs[d];
+    if (!__atomic_compare_exchange_n(&room_tabs_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        *spare = k_rn_tab_make(d);
+        return spare;
     }
+    room_tabs[MF_FP8_E4M3] = k_rn_tab_make(MF_FP8_E4M3);
+    room_tabs[MF_FP8_E5M2] = k_rn_tab_make(MF_FP8_E5M2);
+    room_tabs[MF_FP6_E2M3] = k_rn_tab_make(MF_FP6_E2M3);
+    room_tabs[MF_FP6_E3M2] = k_rn_tab_make(MF_FP6_E3M2);
+    room_tabs[MF_FP4_E2M1] = k_rn_tab_make(MF_FP4_E2M1);
+    __atomic_store_n(&room_tabs_state, 2, __ATOMIC_RELEASE);
     return &room_tabs[d];
 }
 
@@ -162,7 +167,8 @@ MF_V vu room_tab_round(vu u, const mf_round R, const k_rn_tab *t)
 
 MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, void *dst, const void *src, size_t n)
 {
-    const k_rn_tab tab = *room_tab(D);
+    k_rn_tab spare;
+    const k_rn_tab tab = *room_tab(D, &spare);
     size_t i = 0;
     if (D == MF_FP4_E2M1) /* eight vectors a step: 64 bytes, packed with fewer instructions */
         for (; i + 8 * MF_VL <= n; i += 8 * MF_VL) {
@@ -319,7 +325,8 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
     i = 0;
 #ifdef V_HAS_TABLE32
     const int sr_tab = R == MF_ROUND_STOCHASTIC && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16;
-    const k_rn_tab tab = *room_tab(sr_tab ? D : MF_FP8_E4M3);
+    k_rn_tab spare;
+    const k_rn_tab tab = *room_tab(sr_tab ? D : MF_FP8_E4M3, &spare);
     const k_rn_tab *tp = &tab;
 #else
     const void *tp = NULL;

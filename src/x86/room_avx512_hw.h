@@ -94,13 +94,22 @@ static uint32_t hw_tab_e2m3[32] __attribute__((aligned(64)));
 static uint32_t hw_tab_e3m2[32] __attribute__((aligned(64)));
 static uint32_t hw_tab_e4m3[128] __attribute__((aligned(64)));
 static uint16_t hw_tab_e4m3_h[128] __attribute__((aligned(64))); /* the same values as f16 bits */
-static int hw_tab_ready;
+/* 0: not built; 1: one thread is building them; 2: built and published. A thread that finds another
+ * one building waits for it (the tables take microseconds): writing them from two threads at once was
+ * a data race (ThreadSanitizer saw it with two threads' first decodes). */
+static int hw_tab_state;
 
 static void hw_decode_prepare(void)
 {
     uint32_t i;
-    if (__atomic_load_n(&hw_tab_ready, __ATOMIC_ACQUIRE))
+    int expect = 0;
+    if (__atomic_load_n(&hw_tab_state, __ATOMIC_ACQUIRE) == 2)
         return;
+    if (!__atomic_compare_exchange_n(&hw_tab_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+        while (__atomic_load_n(&hw_tab_state, __ATOMIC_ACQUIRE) != 2)
+            _mm_pause();
+        return;
+    }
     for (i = 0; i < 128; i += 16) {
         vu c = _mm512_add_epi32(_mm512_set1_epi32((int)i), v_lane_index());
         v_store_u32(hw_tab_e4m3 + i, k_decode(c, MF_FP8_E4M3));
@@ -115,7 +124,7 @@ static void hw_decode_prepare(void)
         uint32_t f = hw_tab_e4m3[i], e = f >> 23;
         hw_tab_e4m3_h[i] = (uint16_t)(f == 0 ? 0 : ((e == 255 ? 0x7C00u : (e - 112) << 10) | ((f & 0x7FFFFFu) >> 13)));
     }
-    __atomic_store_n(&hw_tab_ready, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&hw_tab_state, 2, __ATOMIC_RELEASE);
 }
 
 MF_V int hw_decode_ok(const mf_format S)
