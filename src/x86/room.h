@@ -21,7 +21,7 @@
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
  *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
- *     f16 and bf16 -> fp8/fp6/fp4 rn saturating without stats, which widen in registers.
+ *     f16 and bf16 -> fp8/fp6/fp4 rn or rz saturating without stats, which widen in registers.
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd
  *     without stats. Everything else from f64: portable.
@@ -159,7 +159,7 @@ static const k_rn_tab *room_tab(mf_format d, k_rn_tab *spare)
 }
 
 /* rn or rz, saturating, no statistics, into a one-byte or e2m1 format (k_rn_tab_ok), four vectors a
- * step; an f16 or bf16 source is widened in registers, with no binary32 block in between */
+ * step (e2m1: eight); an f16 or bf16 source is widened in registers, with no binary32 block in between */
 MF_V vu room_tab_round(vu u, const mf_round R, const k_rn_tab *t)
 {
     return R == MF_ROUND_TOWARD_ZERO ? k_round_rz_sat_tab(u, t) : k_round_rn_sat_tab(u, t);
@@ -196,9 +196,7 @@ MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, 
             v_store_u8((uint8_t *)dst + i, c);
     }
 }
-#endif
 
-#ifdef V_HAS_TABLE32
 /* k_rn_tab_ok for a format known only at run time, folded per format at compile time (computing it
  * from the format's facts cost a few ns a call) */
 static int room_tab_ok(mf_format d)
