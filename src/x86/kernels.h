@@ -174,10 +174,9 @@ MF_V int k_rn_tab_ok(const mf_format fmt)
     return k_fast_rn_ok(fmt) && emax - mf__fmt_emin(f) < 32 && mf__fmt_nan_code(f) == mf__fmt_mag_mask(f);
 }
 
-/* Built once a loop (a block, or a whole call): the kernel's constants as vectors, so that nothing
- * about the format is computed per vector. Entry j is for the binary32 biased exponent emin_b + j;
- * written as vector arithmetic on j (no loop through memory), it folds to constants for a constant
- * format, where a table filled in a loop cost about 5 ns a call. */
+/* The kernel's constants as vectors, so that nothing about the format is computed per vector (the
+ * rooms build them once per format: room_tab). Entry j is for the binary32 biased exponent emin_b + j,
+ * written as vector arithmetic on j rather than a loop through memory. */
 MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
 {
     const mf__fmt f = mf__fmt_get(fmt);
