@@ -221,6 +221,34 @@ MF_V vu k_round_rz_sat_tab(vu u, const k_rn_tab *t)
     return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), sum, v_srlv(u, t->sh), t->nan);
 }
 
+/* ---- binary32 -> a narrow format, rna, ru, rd or ro, saturating, no statistics ----------------------
+ * The truncating table addition gives lo, the grid point at or below |x|; lo = sum - M and the rest
+ * |x| - lo are exact, so the code goes up by one where the mode says: rest >= half the last place (rna:
+ * rest * 2^(32 - q) >= 2^31, compared as binary32 bits), rest != 0 for ru on +x and rd on -x, and ro
+ * sets the last bit when rest != 0. Clamping |x| to max first is exact under saturation for these
+ * modes too (round to odd included: above max, unbounded rounding gives a magnitude above max, which
+ * saturates to max). Unlike rn and rz, the subtractions see DAZ: runs under the room's MXCSR. */
+MF_V vu k_round_dir_sat_tab(vu u, const mf_round r, const k_rn_tab *t)
+{
+    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
+    const vu a = v_min_u(a0, t->maxbits);
+    const vu idx = v_subs_u16(v_srli(a, 23), t->emin);
+    const vu big = v_table32(idx, t->lo, t->hi);
+    const vu sum = v_fadd_rz(a, big);
+    const vu rest = v_fsub(a, v_fsub(sum, big));
+    vu code;
+    switch (r) {
+    case MF_ROUND_NEAREST_AWAY:
+        code = v_add_m1(v_ge_u(v_fmul(rest, v_table32(idx, t->slo, t->shi)), v_set1(0x4F000000u)), sum);
+        break;
+    case MF_ROUND_UP: code = v_add_m1(m_andnot(v_gt_u(u, v_set1(0x7FFFFFFFu)), v_nonzero(rest)), sum); break;
+    case MF_ROUND_DOWN: code = v_add_m1(m_and(v_gt_u(u, v_set1(0x7FFFFFFFu)), v_nonzero(rest)), sum); break;
+    case MF_ROUND_ODD: code = v_or_m1(v_nonzero(rest), sum); break;
+    default: code = sum; break;
+    }
+    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srlv(u, t->sh), t->nan);
+}
+
 /* ---- binary32 -> a narrow format, sr, saturating, no statistics ---------------------------------------
  * The same table, with the addition truncating ({rz-sae}): the sum's low bits are the code of lo, the
  * grid point at or below |x|. s - M = lo and |x| - lo are exact (each result fits in the significand),

@@ -162,7 +162,11 @@ static const k_rn_tab *room_tab(mf_format d, k_rn_tab *spare)
  * step (e2m1: eight); an f16 or bf16 source is widened in registers, with no binary32 block in between */
 MF_V vu room_tab_round(vu u, const mf_round R, const k_rn_tab *t)
 {
-    return R == MF_ROUND_TOWARD_ZERO ? k_round_rz_sat_tab(u, t) : k_round_rn_sat_tab(u, t);
+    if (R == MF_ROUND_NEAREST_EVEN)
+        return k_round_rn_sat_tab(u, t);
+    if (R == MF_ROUND_TOWARD_ZERO)
+        return k_round_rz_sat_tab(u, t);
+    return k_round_dir_sat_tab(u, R, t); /* rna, ru, rd, ro: under the room's MXCSR only */
 }
 
 MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, void *dst, const void *src, size_t n)
@@ -283,9 +287,8 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         return;
     }
 #ifdef V_HAS_TABLE32
-    if ((R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_TOWARD_ZERO) && !C && O == MF_OVERFLOW_SATURATE &&
-        k_rn_tab_ok(D) && D != MF_FP16) {
-        room_tab_loop(MF_FP32, D, R, dst, src, n);
+    if (R != MF_ROUND_STOCHASTIC && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16) {
+        room_tab_loop(MF_FP32, D, R, dst, src, n); /* rn, rz (room_direct's too), rna, ru, rd, ro */
         return;
     }
 #endif
