@@ -349,7 +349,8 @@ START_TEST(test_rooms_streaming)
                {MF_FP16, MF_FP64, ((size_t)9 << 18) + 5},
                {MF_FP64, MF_FP8_E4M3, ((size_t)17 << 20) + 3},
                {MF_FP16, MF_FP8_E4M3, ((size_t)17 << 20) + 5},
-               {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 2}};
+               {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 2},
+               {MF_FP8_E5M2, MF_FP6_E2M3, ((size_t)17 << 20) + 9}};
     size_t k, ri, i;
     const mf__room *room;
     for (k = 0; k < sizeof big / sizeof big[0]; k++) {

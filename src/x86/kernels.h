@@ -166,6 +166,13 @@ typedef struct k_rn_tab {
     vu sh;                 /* 32 - bits: brings the binary32 sign to the code's */
 } k_rn_tab;
 
+/* Saturation, or the IEEE policy of a format where it gives the same bytes: FP6/FP4 have no inf and no
+ * NaN, so there every overflow, inf and NaN goes to max either way (docs/formats.md) */
+MF_V int k_sat_like(const mf_format fmt, const mf_overflow o)
+{
+    return o == MF_OVERFLOW_SATURATE || mf__fmt_get(fmt).kind == MF__KIND_NONE;
+}
+
 MF_V int k_rn_tab_ok(const mf_format fmt)
 {
     const mf__fmt f = mf__fmt_get(fmt);

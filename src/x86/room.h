@@ -230,7 +230,7 @@ static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *sr
     }
 #define ROOM_TCASE_D(D) ROOM_TCASE(MF_FP16, D) ROOM_TCASE(MF_BF16, D)
     if ((o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_TOWARD_ZERO) ||
-        o->overflow != MF_OVERFLOW_SATURATE || !room_tab_ok(d))
+        !k_sat_like(d, o->overflow) || !room_tab_ok(d))
         return 0;
     ROOM_TCASE_D(MF_FP8_E4M3)
     ROOM_TCASE_D(MF_FP8_E5M2)
@@ -254,7 +254,7 @@ MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflo
     if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D))
         c = k_round_rn_fast(u, D, O);
 #ifdef V_HAS_TABLE32
-    else if (R == MF_ROUND_STOCHASTIC && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16)
+    else if (R == MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16)
         c = k_round_sr_sat_tab(u, rb, (const k_rn_tab *)tp);
     else if (R == MF_ROUND_STOCHASTIC && !C && D == MF_BF16)
         c = k_round_sr_bf16(u, rb, O);
@@ -287,7 +287,7 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         return;
     }
 #ifdef V_HAS_TABLE32
-    if (R != MF_ROUND_STOCHASTIC && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16) {
+    if (R != MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16) {
         room_tab_loop(MF_FP32, D, R, dst, src, n); /* rn, rz (room_direct's too), rna, ru, rd, ro */
         return;
     }
@@ -325,7 +325,7 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
     }
     i = 0;
 #ifdef V_HAS_TABLE32
-    const int sr_tab = R == MF_ROUND_STOCHASTIC && !C && O == MF_OVERFLOW_SATURATE && k_rn_tab_ok(D) && D != MF_FP16;
+    const int sr_tab = R == MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16;
     k_rn_tab spare;
     const k_rn_tab tab = *room_tab(sr_tab ? D : MF_FP8_E4M3, &spare);
     const k_rn_tab *tp = &tab;
@@ -585,7 +585,7 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
         room_hw16_loop(1, (uint16_t *)dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN);
 #ifdef V_HAS_TABLE32
     else if (s == MF_FP32 && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO) &&
-             o->overflow == MF_OVERFLOW_SATURATE && room_tab_ok(d))
+             k_sat_like(d, o->overflow) && room_tab_ok(d))
         room_round(d, dst, (const uint32_t *)src, end, o->round, MF_OVERFLOW_SATURATE, 0, NULL, 0, &none);
 #endif
     else if (s == MF_FP32 && d == MF_E8M0 && k_e8m0_fast_ok(o->round)) /* integer operations only */
@@ -684,7 +684,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         }
         /* stage 1: the block as binary32 (or, from f16 or bf16 in rn saturating, the whole conversion) */
         if ((s == MF_FP16 || s == MF_BF16) && !count &&
-            room_tab_widening(d, dp, s, (const uint8_t *)src + blk * 2, m, o)) {
+            room_tab_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o)) {
             b32 = NULL;
         } else if (s == MF_FP32) {
             b32 = (const uint32_t *)src + blk;
