@@ -273,8 +273,9 @@ static uint32_t code_at(mf_format d, const uint8_t *p, size_t i)
     return p[i];
 }
 
-/* Stochastic (and saturating rn) conversions of f32 on 2^22 bit patterns spread over every binade
- * (each 1024th pattern, at a moving offset): the rooms' own sr kernels against the portable room,
+/* Stochastic conversions of f32 (and those of the table kernels in the other modes) on 2^22 bit
+ * patterns spread over every binade (each 1024th pattern, at a moving offset): the rooms' own kernels
+ * against the portable room,
  * and every room (the portable one too) against the textbook reference tests/oracle/ref.c, which shares
  * no code with src/, on each 64th element (rbits from mf_sr_bits, the stream's definition). The full
  * sweep of all 2^32 patterns against the portable room was run once by hand (docs/performance.md). */
@@ -291,7 +292,17 @@ START_TEST(test_rooms_sr_sweep)
                  {MF_FP8_E4M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}, {MF_FP8_E5M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
                  {MF_FP6_E2M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}, {MF_FP6_E3M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
                  {MF_FP4_E2M1, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}, {MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE},
-                 {MF_FP4_E2M1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE}};
+                 {MF_FP4_E2M1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE},
+                 /* the table kernel's other modes; ro is outside the exhaustive tier's list */
+                 {MF_FP8_E4M3, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},          {MF_FP8_E5M2, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},
+                 {MF_FP6_E2M3, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},          {MF_FP6_E3M2, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},
+                 {MF_FP4_E2M1, MF_ROUND_ODD, MF_OVERFLOW_IEEE},              {MF_FP8_E5M2, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_SATURATE},
+                 {MF_FP8_E4M3, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_SATURATE},  {MF_FP6_E3M2, MF_ROUND_UP, MF_OVERFLOW_IEEE},
+                 {MF_FP4_E2M1, MF_ROUND_DOWN, MF_OVERFLOW_SATURATE}};
+    static const ref_mode ref_modes[MF_ROUND_COUNT] = {
+        [MF_ROUND_NEAREST_EVEN] = REF_RN, [MF_ROUND_NEAREST_AWAY] = REF_RNA, [MF_ROUND_TOWARD_ZERO] = REF_RZ,
+        [MF_ROUND_UP] = REF_RU,           [MF_ROUND_DOWN] = REF_RD,          [MF_ROUND_ODD] = REF_RO,
+        [MF_ROUND_STOCHASTIC] = REF_SR};
     static const ref_format refs[MF_FORMAT_COUNT] = {REF_F32,  REF_F16,  REF_BF16, REF_E4M3, REF_E5M2,
                                                      REF_E2M3, REF_E3M2, REF_E2M1, REF_E8M0, REF_F32};
     size_t ri, k;
@@ -311,7 +322,7 @@ START_TEST(test_rooms_sr_sweep)
                     float x;
                     uint32_t ref;
                     memcpy(&x, &in[j], 4);
-                    ref = ref_round(refs[cases[k].d], (double)x, cases[k].r == MF_ROUND_STOCHASTIC ? REF_SR : REF_RN,
+                    ref = ref_round(refs[cases[k].d], (double)x, ref_modes[cases[k].r],
                                      cases[k].o == MF_OVERFLOW_SATURATE, mf_sr_bits(o.seed, o.sr_offset + j), NULL);
                     if (code_at(cases[k].d, b, j) != ref) {
                         MF_EXPECT(0, "%s f32 -> %s %s %s: input %#x gives %#x, the reference %#x", room->name,

@@ -217,24 +217,14 @@ MF_V vu k_round_rn_sat_tab(vu u, const k_rn_tab *t)
     return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), sum, v_srlv(u, t->sh), t->nan);
 }
 
-/* ---- binary32 -> a narrow format, rz, saturating, no statistics: the same table with a truncating
- * addition ({rz-sae}): the sum's low bits are the code of the grid point at or below |x|, and the
- * clamp to max is exact, as every |x| >= max gives max. MXCSR plays no part (as for rn above). */
-MF_V vu k_round_rz_sat_tab(vu u, const k_rn_tab *t)
-{
-    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
-    const vu a = v_min_u(a0, t->maxbits);
-    const vu sum = v_fadd_rz(a, v_table32(v_subs_u16(v_srli(a, 23), t->emin), t->lo, t->hi));
-    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), sum, v_srlv(u, t->sh), t->nan);
-}
-
-/* ---- binary32 -> a narrow format, rna, ru, rd or ro, saturating, no statistics ----------------------
- * The truncating table addition gives lo, the grid point at or below |x|; lo = sum - M and the rest
- * |x| - lo are exact, so the code goes up by one where the mode says: rest >= half the last place (rna:
- * rest * 2^(32 - q) >= 2^31, compared as binary32 bits), rest != 0 for ru on +x and rd on -x, and ro
- * sets the last bit when rest != 0. Clamping |x| to max first is exact under saturation for these
- * modes too (round to odd included: above max, unbounded rounding gives a magnitude above max, which
- * saturates to max). Unlike rn and rz, the subtractions see DAZ: runs under the room's MXCSR. */
+/* ---- binary32 -> a narrow format, rz, rna, ru, rd or ro, saturating, no statistics -----------------
+ * The truncating table addition ({rz-sae}) gives lo, the grid point at or below |x|: that is rz. For
+ * the others lo = sum - M and the rest |x| - lo are exact, so the code goes up by one where the mode
+ * says: rest >= half the last place (rna: rest * 2^(32 - q) >= 2^31, compared as binary32 bits), rest
+ * != 0 for ru on +x and rd on -x, and ro sets the last bit when rest != 0. Clamping |x| to max first is
+ * exact under saturation for these modes too (round to odd included: above max, unbounded rounding
+ * gives a magnitude above max, which saturates to max). rz does not depend on MXCSR (as rn above); the
+ * subtractions of the others see DAZ, so they run under the room's MXCSR. */
 MF_V vu k_round_dir_sat_tab(vu u, const mf_round r, const k_rn_tab *t)
 {
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));

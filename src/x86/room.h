@@ -142,18 +142,16 @@ static int room_tabs_state;
 
 static const k_rn_tab *room_tab(mf_format d, k_rn_tab *spare)
 {
-    int expect = 0;
+    int expect = 0, f;
     if (__atomic_load_n(&room_tabs_state, __ATOMIC_ACQUIRE) == 2)
         return &room_tabs[d];
     if (!__atomic_compare_exchange_n(&room_tabs_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
         *spare = k_rn_tab_make(d);
         return spare;
     }
-    room_tabs[MF_FP8_E4M3] = k_rn_tab_make(MF_FP8_E4M3);
-    room_tabs[MF_FP8_E5M2] = k_rn_tab_make(MF_FP8_E5M2);
-    room_tabs[MF_FP6_E2M3] = k_rn_tab_make(MF_FP6_E2M3);
-    room_tabs[MF_FP6_E3M2] = k_rn_tab_make(MF_FP6_E3M2);
-    room_tabs[MF_FP4_E2M1] = k_rn_tab_make(MF_FP4_E2M1);
+    for (f = 0; f < MF_FORMAT_COUNT; f++)
+        if (k_rn_tab_ok((mf_format)f))
+            room_tabs[f] = k_rn_tab_make((mf_format)f);
     __atomic_store_n(&room_tabs_state, 2, __ATOMIC_RELEASE);
     return &room_tabs[d];
 }
@@ -164,9 +162,7 @@ MF_V vu room_tab_round(vu u, const mf_round R, const k_rn_tab *t)
 {
     if (R == MF_ROUND_NEAREST_EVEN)
         return k_round_rn_sat_tab(u, t);
-    if (R == MF_ROUND_TOWARD_ZERO)
-        return k_round_rz_sat_tab(u, t);
-    return k_round_dir_sat_tab(u, R, t); /* rna, ru, rd, ro: under the room's MXCSR only */
+    return k_round_dir_sat_tab(u, R, t); /* rz anywhere; rna, ru, rd, ro under the room's MXCSR only */
 }
 
 MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, void *dst, const void *src, size_t n)
@@ -567,8 +563,8 @@ static void room_portable(mf_format d, void *dst, mf_format s, const void *src, 
  * binary32 subnormal inputs into zeros of the same sign, which rn and rz give them anyway (ru and rd
  * would not); vcvtneps2bf16 never consults MXCSR and the lanes it gets wrong are mended with integer
  * operations (found by vfpclassps, which does read DAZ: hw_bf16_direct_ok); vcvtph2ps ignores DAZ;
- * k_round_rn_sat_tab and k_round_rz_sat_tab round with {rn-sae} or {rz-sae}, after vcvtph2ps {sae} or
- * a shift for f16 and bf16 sources; k_round_e8m0_fast is integer arithmetic.
+ * k_round_rn_sat_tab and k_round_dir_sat_tab in rz round with {rn-sae} or {rz-sae}, after vcvtph2ps
+ * {sae} or a shift for f16 and bf16 sources; k_round_e8m0_fast is integer arithmetic.
  * Returns 0 for every other call. */
 static int room_direct(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
