@@ -2,6 +2,7 @@
  *
  * MF_HD      marks inline functions usable in host and device code (nvcc, clang -x cuda).
  * MF_INLINE  the linkage of header-only functions: `static inline`.
+ * MF_FORCE_INLINE  the same, always inlined where the compiler allows it.
  * MF_API     visibility of the compiled library's symbols (shared or static build).
  * MF_BEGIN_DECLS / MF_END_DECLS  extern "C" guards for C++.
  */
@@ -23,6 +24,14 @@
 #define MF_INLINE static __inline__
 #else
 #define MF_INLINE static
+#endif
+
+/* MF_FORCE_INLINE: header-only functions that must fold to constants wherever they are inlined (a
+ * format's facts: in the SIMD rooms' large functions, GCC otherwise kept some as calls per vector). */
+#if defined(__GNUC__)
+#define MF_FORCE_INLINE MF_INLINE __attribute__((always_inline))
+#else
+#define MF_FORCE_INLINE MF_INLINE
 #endif
 
 /* MF_STATIC_DEFINE is set when building or consuming the static library. */

@@ -164,6 +164,9 @@ typedef struct k_rn_tab {
     vu slo, shi;           /* 2^(32 - q) by exponent, q the exponent of the target's last place there */
     vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code */
     vu sh;                 /* 32 - bits: brings the binary32 sign to the code's */
+    vu hlo, hhi;           /* half the last place, 2^(q - 1), by exponent */
+    vu ovrn, ovna;         /* the least |x| (binary32 bits) that overflows in rn, in rna */
+    vu maxup;              /* the binary32 value just above max (bits) */
 } k_rn_tab;
 
 /* Saturation, or the IEEE policy of a format where it gives the same bytes: FP6/FP4 have no inf and no
@@ -199,51 +202,102 @@ MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
     r.hi = v_add(mb, v_mullo(j1, ms));
     r.slo = v_slli(v_sub(sb, j0), 23);
     r.shi = v_slli(v_sub(sb, j1), 23);
+    /* 2^(q - 1): the exponent field of 2^(32 - q) reflected, 254 + 31 - (32 - q + 127) + 127 */
+    r.hlo = v_sub(v_set1(285u << 23), r.slo);
+    r.hhi = v_sub(v_set1(285u << 23), r.shi);
     r.maxbits = v_set1((uint32_t)(((maxc >> f.man) - (uint64_t)f.bias + 127) << 23) |
                        (uint32_t)((maxc & (((uint64_t)1 << f.man) - 1)) << (23 - f.man)));
     r.emin = v_set1(emin_b);
     r.nan = v_set1((uint32_t)mf__fmt_nan_code(f));
     r.sh = v_set1((uint32_t)(32 - f.bits));
+    /* max + half its last place, the midpoint to the next grid point above (unbounded exponent):
+     * rna overflows from there on; rn too where max's code is odd (the tie goes to the even code
+     * above), else from just above it */
+    r.ovna = v_add(r.maxbits, v_set1(1u << (22 - f.man)));
+    r.ovrn = v_add(r.ovna, v_set1((uint32_t)(~maxc & 1u)));
+    r.maxup = v_add(r.maxbits, v_set1(1));
     return r;
 }
 
-MF_V vu k_round_rn_sat_tab(vu u, const k_rn_tab *t)
+/* |x| is clamped before rounding to max, or under the IEEE policy in ru and rd to the binary32 value
+ * just above it: rounded away from zero that gives the code above max (e5m2's inf, e4m3's NaN), so
+ * those lanes overflow by themselves, and rounded toward zero it gives max. */
+MF_V int k_tab_clamps_up(const mf_format D, const mf_round R, const mf_overflow O)
+{
+    return !k_sat_like(D, O) && (R == MF_ROUND_UP || R == MF_ROUND_DOWN);
+}
+
+/* The end of every table kernel: code holds the rounded magnitude of the clamped |x| in its low bits;
+ * the NaN code is also the mask that takes the magnitude from code and the sign from u. Under the IEEE
+ * policy of e4m3 and e5m2 (k_sat_like false), the lanes that overflow in mode R (from |x| before the
+ * clamp) or are infinite take e5m2's +-inf, the code just above +-max, or e4m3's NaN, which has no
+ * sign: there the infinities join the NaN lanes, and the lanes that overflowed by themselves in rd
+ * (-x below -max, code 0xFF) are taken out too. */
+MF_V vu k_tab_finish(vu u, vu a0, vu code, const mf_format D, const mf_round R, const mf_overflow O,
+                     const k_rn_tab *t)
+{
+    const int ieee = !k_sat_like(D, O), inf = mf__fmt_get(D).kind == MF__KIND_IEEE;
+    vm keep = v_lt_u(a0, v_set1(ieee && !inf ? 0x7F800000u : 0x7F800001u)), ov = m_none();
+    if (ieee) {
+        switch (R) {
+        case MF_ROUND_NEAREST_EVEN: ov = v_ge_u(a0, t->ovrn); break;
+        case MF_ROUND_NEAREST_AWAY: ov = v_ge_u(a0, t->ovna); break;
+        case MF_ROUND_UP: /* +x above max overflowed by itself */
+            if (inf)
+                ov = v_eq(u, v_set1(0xFF800000u));
+            break;
+        case MF_ROUND_DOWN:
+            ov = inf ? v_eq(u, v_set1(0x7F800000u)) : v_gt_u(u, v_or(t->maxbits, v_set1(K_H)));
+            break;
+        default: /* rz, ro: only the infinities overflow */
+            if (inf)
+                ov = v_eq(a0, v_set1(0x7F800000u));
+            break;
+        }
+        if (inf)
+            code = v_add_m1(ov, code);
+        else
+            keep = m_andnot(ov, keep);
+    }
+    return v_keep_select(keep, code, v_srlv(u, t->sh), t->nan);
+}
+
+MF_V vu k_round_rn_tab(vu u, const mf_format D, const mf_overflow O, const k_rn_tab *t)
 {
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
     const vu a = v_min_u(a0, t->maxbits);
     const vu sum = v_fadd_rn(a, v_table32(v_subs_u16(v_srli(a, 23), t->emin), t->lo, t->hi));
-    /* the code is in sum's low bits (its exponent field is above them); the NaN code is also the mask
-     * that takes the magnitude from sum and the sign from u */
-    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), sum, v_srlv(u, t->sh), t->nan);
+    return k_tab_finish(u, a0, sum, D, MF_ROUND_NEAREST_EVEN, O, t); /* the code is in sum's low bits */
 }
 
-/* ---- binary32 -> a narrow format, rz, rna, ru, rd or ro, saturating, no statistics -----------------
- * The truncating table addition ({rz-sae}) gives lo, the grid point at or below |x|: that is rz. For
- * the others lo = sum - M and the rest |x| - lo are exact, so the code goes up by one where the mode
- * says: rest >= half the last place (rna: rest * 2^(32 - q) >= 2^31, compared as binary32 bits), rest
- * != 0 for ru on +x and rd on -x, and ro sets the last bit when rest != 0. Clamping |x| to max first is
- * exact under saturation for these modes too (round to odd included: above max, unbounded rounding
- * gives a magnitude above max, which saturates to max). rz does not depend on MXCSR (as rn above); the
- * subtractions of the others see DAZ, so they run under the room's MXCSR. */
-MF_V vu k_round_dir_sat_tab(vu u, const mf_round r, const k_rn_tab *t)
+/* ---- binary32 -> a narrow format, rz, rna, ru, rd or ro, either policy, no statistics --------------
+ * The same table addition with other roundings: truncated ({rz-sae}) it gives lo, the grid point at
+ * or below |x| (rz); rounded up ({ru-sae}), hi: ru takes hi for +x and lo for -x in one masked addition,
+ * rd the other way round, and ro is lo with the last bit set where hi != lo. rna is lo of |x| + half the
+ * last place, itself truncated: no grid point lies between |x| + h and its truncation, so the grid point
+ * at or below stays the same (the half place is looked up by |x|'s exponent; where |x| + h reaches the
+ * next binade, that binade's first point is on the finer grid too). The clamp is exact for every mode
+ * (above max, unbounded rounding gives max or more, which saturates to max; round to odd included).
+ * rz does not depend on MXCSR (as rn above); DAZ would zero a subnormal |x| that ru, rna and ro must
+ * not, so those run under the room's MXCSR. */
+MF_V vu k_round_dir_tab(vu u, const mf_format D, const mf_round r, const mf_overflow O, const k_rn_tab *t)
 {
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
-    const vu a = v_min_u(a0, t->maxbits);
+    const vu a = v_min_u(a0, k_tab_clamps_up(D, r, O) ? t->maxup : t->maxbits);
     const vu idx = v_subs_u16(v_srli(a, 23), t->emin);
     const vu big = v_table32(idx, t->lo, t->hi);
-    const vu sum = v_fadd_rz(a, big);
-    const vu rest = v_fsub(a, v_fsub(sum, big));
-    vu code;
+    vu code, lo;
     switch (r) {
-    case MF_ROUND_NEAREST_AWAY:
-        code = v_add_m1(v_ge_u(v_fmul(rest, v_table32(idx, t->slo, t->shi)), v_set1(0x4F000000u)), sum);
+    case MF_ROUND_NEAREST_AWAY: code = v_fadd_rz(v_fadd_rz(a, v_table32(idx, t->hlo, t->hhi)), big); break;
+    case MF_ROUND_UP: code = v_fadd_rz_m(v_fadd_ru(a, big), v_signs(u), a, big); break;
+    case MF_ROUND_DOWN: code = v_fadd_ru_m(v_fadd_rz(a, big), v_signs(u), a, big); break;
+    case MF_ROUND_ODD:
+        lo = v_fadd_rz(a, big);
+        code = v_or_m1(v_ne(lo, v_fadd_ru(a, big)), lo);
         break;
-    case MF_ROUND_UP: code = v_add_m1(m_andnot(v_gt_u(u, v_set1(0x7FFFFFFFu)), v_nonzero(rest)), sum); break;
-    case MF_ROUND_DOWN: code = v_add_m1(m_and(v_gt_u(u, v_set1(0x7FFFFFFFu)), v_nonzero(rest)), sum); break;
-    case MF_ROUND_ODD: code = v_or_m1(v_nonzero(rest), sum); break;
-    default: code = sum; break;
+    default: code = v_fadd_rz(a, big); break;
     }
-    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srlv(u, t->sh), t->nan);
+    return k_tab_finish(u, a0, code, D, r, O, t);
 }
 
 /* ---- binary32 -> a narrow format, sr, saturating, no statistics ---------------------------------------

@@ -156,16 +156,18 @@ static const k_rn_tab *room_tab(mf_format d, k_rn_tab *spare)
     return &room_tabs[d];
 }
 
-/* rn or rz, saturating, no statistics, into a one-byte or e2m1 format (k_rn_tab_ok), four vectors a
- * step (e2m1: eight); an f16 or bf16 source is widened in registers, with no binary32 block in between */
-MF_V vu room_tab_round(vu u, const mf_round R, const k_rn_tab *t)
+/* Every mode but sr, either policy, no statistics, into a one-byte or e2m1 format (k_rn_tab_ok), four
+ * vectors a step (e2m1: eight); an f16 or bf16 source is widened in registers, with no binary32 block
+ * in between */
+MF_V vu room_tab_round(vu u, const mf_format D, const mf_round R, const mf_overflow O, const k_rn_tab *t)
 {
     if (R == MF_ROUND_NEAREST_EVEN)
-        return k_round_rn_sat_tab(u, t);
-    return k_round_dir_sat_tab(u, R, t); /* rz anywhere; rna, ru, rd, ro under the room's MXCSR only */
+        return k_round_rn_tab(u, D, O, t);
+    return k_round_dir_tab(u, D, R, O, t); /* rz anywhere; rna, ru, rd, ro under the room's MXCSR only */
 }
 
-MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, void *dst, const void *src, size_t n)
+MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, const mf_overflow O, void *dst,
+                        const void *src, size_t n)
 {
     k_rn_tab spare;
     const k_rn_tab tab = *room_tab(D, &spare);
@@ -175,21 +177,21 @@ MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, 
             vu c[8];
             int j;
             for (j = 0; j < 8; j++)
-                c[j] = room_tab_round(room_load32(S, src, i + (size_t)j * MF_VL), R, &tab);
+                c[j] = room_tab_round(room_load32(S, src, i + (size_t)j * MF_VL), D, R, O, &tab);
             v_store_u4x8((uint8_t *)dst + i / 2, c);
         }
     for (; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-        vu c0 = room_tab_round(room_load32(S, src, i), R, &tab);
-        vu c1 = room_tab_round(room_load32(S, src, i + MF_VL), R, &tab);
-        vu c2 = room_tab_round(room_load32(S, src, i + 2 * MF_VL), R, &tab);
-        vu c3 = room_tab_round(room_load32(S, src, i + 3 * MF_VL), R, &tab);
+        vu c0 = room_tab_round(room_load32(S, src, i), D, R, O, &tab);
+        vu c1 = room_tab_round(room_load32(S, src, i + MF_VL), D, R, O, &tab);
+        vu c2 = room_tab_round(room_load32(S, src, i + 2 * MF_VL), D, R, O, &tab);
+        vu c3 = room_tab_round(room_load32(S, src, i + 3 * MF_VL), D, R, O, &tab);
         if (D == MF_FP4_E2M1)
             v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
         else
             v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
     }
     for (; i < n; i += MF_VL) {
-        vu c = room_tab_round(room_load32(S, src, i), R, &tab);
+        vu c = room_tab_round(room_load32(S, src, i), D, R, O, &tab);
         if (D == MF_FP4_E2M1)
             v_store_u4((uint8_t *)dst + i / 2, c);
         else
@@ -216,17 +218,22 @@ static int room_tab_ok(mf_format d)
 static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
 #ifdef V_HAS_TABLE32
+#define ROOM_TCASE_R(S, D, O)                                                                         \
+    if (o->round == MF_ROUND_NEAREST_EVEN)                                                            \
+        room_tab_loop(S, D, MF_ROUND_NEAREST_EVEN, O, dst, src, n);                                   \
+    else                                                                                              \
+        room_tab_loop(S, D, MF_ROUND_TOWARD_ZERO, O, dst, src, n);
 #define ROOM_TCASE(S, D)                                                                              \
     if (s == S && d == D) {                                                                           \
-        if (o->round == MF_ROUND_NEAREST_EVEN)                                                        \
-            room_tab_loop(S, D, MF_ROUND_NEAREST_EVEN, dst, src, n);                                  \
-        else                                                                                          \
-            room_tab_loop(S, D, MF_ROUND_TOWARD_ZERO, dst, src, n);                                   \
+        if (!k_sat_like(D, o->overflow)) {                                                            \
+            ROOM_TCASE_R(S, D, MF_OVERFLOW_IEEE)                                                      \
+        } else {                                                                                      \
+            ROOM_TCASE_R(S, D, MF_OVERFLOW_SATURATE)                                                  \
+        }                                                                                             \
         return 1;                                                                                     \
     }
 #define ROOM_TCASE_D(D) ROOM_TCASE(MF_FP16, D) ROOM_TCASE(MF_BF16, D)
-    if ((o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_TOWARD_ZERO) ||
-        !k_sat_like(d, o->overflow) || !room_tab_ok(d))
+    if ((o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_TOWARD_ZERO) || !room_tab_ok(d))
         return 0;
     ROOM_TCASE_D(MF_FP8_E4M3)
     ROOM_TCASE_D(MF_FP8_E5M2)
@@ -235,6 +242,7 @@ static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *sr
     ROOM_TCASE_D(MF_FP4_E2M1)
 #undef ROOM_TCASE_D
 #undef ROOM_TCASE
+#undef ROOM_TCASE_R
 #else
     (void)d, (void)dst, (void)s, (void)src, (void)n, (void)o;
 #endif
@@ -283,8 +291,8 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         return;
     }
 #ifdef V_HAS_TABLE32
-    if (R != MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16) {
-        room_tab_loop(MF_FP32, D, R, dst, src, n); /* rn, rz (room_direct's too), rna, ru, rd, ro */
+    if (R != MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D) && D != MF_FP16) {
+        room_tab_loop(MF_FP32, D, R, O, dst, src, n); /* rn, rz (room_direct's too), rna, ru, rd, ro */
         return;
     }
 #endif
@@ -563,8 +571,9 @@ static void room_portable(mf_format d, void *dst, mf_format s, const void *src, 
  * binary32 subnormal inputs into zeros of the same sign, which rn and rz give them anyway (ru and rd
  * would not); vcvtneps2bf16 never consults MXCSR and the lanes it gets wrong are mended with integer
  * operations (found by vfpclassps, which does read DAZ: hw_bf16_direct_ok); vcvtph2ps ignores DAZ;
- * k_round_rn_sat_tab and k_round_dir_sat_tab in rz round with {rn-sae} or {rz-sae}, after vcvtph2ps
- * {sae} or a shift for f16 and bf16 sources; k_round_e8m0_fast is integer arithmetic.
+ * k_round_rn_tab and k_round_dir_tab in rz round with {rn-sae} or {rz-sae}, after vcvtph2ps
+ * {sae} or a shift for f16 and bf16 sources (their IEEE overflow step is integer compares);
+ * k_round_e8m0_fast is integer arithmetic.
  * Returns 0 for every other call. */
 static int room_direct(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
@@ -581,8 +590,8 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
         room_hw16_loop(1, (uint16_t *)dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN);
 #ifdef V_HAS_TABLE32
     else if (s == MF_FP32 && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO) &&
-             k_sat_like(d, o->overflow) && room_tab_ok(d))
-        room_round(d, dst, (const uint32_t *)src, end, o->round, MF_OVERFLOW_SATURATE, 0, NULL, 0, &none);
+             room_tab_ok(d))
+        room_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);
 #endif
     else if (s == MF_FP32 && d == MF_E8M0 && k_e8m0_fast_ok(o->round)) /* integer operations only */
         room_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);

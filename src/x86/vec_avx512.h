@@ -53,11 +53,29 @@ MF_V vu v_fadd_rz(vu a, vu b)
     return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b),
                                                    _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
 }
+/* rounded up ({ru-sae}); and the masked forms: lanes of m take a + b rounded so, the others keep src */
+MF_V vu v_fadd_ru(vu a, vu b)
+{
+    return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b),
+                                                   _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC));
+}
+MF_V vu v_fadd_rz_m(vu src, vm m, vu a, vu b)
+{
+    return _mm512_castps_si512(_mm512_mask_add_round_ps(_mm512_castsi512_ps(src), m, _mm512_castsi512_ps(a),
+                                                        _mm512_castsi512_ps(b), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+}
+MF_V vu v_fadd_ru_m(vu src, vm m, vu a, vu b)
+{
+    return _mm512_castps_si512(_mm512_mask_add_round_ps(_mm512_castsi512_ps(src), m, _mm512_castsi512_ps(a),
+                                                        _mm512_castsi512_ps(b), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC));
+}
+/* the lanes whose sign bit is set */
+MF_V vm v_signs(vu a) { return _mm512_movepi32_mask(a); }
 MF_V vu v_fsub(vu a, vu b) { return _mm512_castps_si512(_mm512_sub_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
 MF_V vu v_fmul(vu a, vu b) { return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
 MF_V vu v_f2u_trunc(vu a) { return _mm512_cvttps_epu32(_mm512_castsi512_ps(a)); }
 
-/* The 32-entry table lookup and the two helpers of kernels.h's k_round_rn_sat_tab */
+/* The 32-entry table lookup and the two helpers of kernels.h's table kernels (k_round_rn_tab) */
 #define V_HAS_TABLE32 1
 /* lane i: (lo, hi)[idx_i & 31], one vpermt2d */
 MF_V vu v_table32(vu idx, vu lo, vu hi) { return _mm512_permutex2var_epi32(lo, idx, hi); }
@@ -69,6 +87,7 @@ MF_V vu v_keep_select(vm keep, vu a, vu b, vu c) { return _mm512_mask_ternarylog
 MF_V vm v_gt_u(vu a, vu b) { return _mm512_cmpgt_epu32_mask(a, b); }
 MF_V vm v_ge_u(vu a, vu b) { return _mm512_cmpge_epu32_mask(a, b); }
 MF_V vm v_lt_u(vu a, vu b) { return _mm512_cmplt_epu32_mask(a, b); }
+MF_V vm v_gt_s(vu a, vu b) { return _mm512_cmpgt_epi32_mask(a, b); }
 MF_V vm v_eq(vu a, vu b) { return _mm512_cmpeq_epi32_mask(a, b); }
 MF_V vm v_ne(vu a, vu b) { return _mm512_cmpneq_epi32_mask(a, b); }
 MF_V vm v_nonzero(vu a) { return _mm512_test_epi32_mask(a, a); }

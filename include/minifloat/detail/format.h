@@ -40,7 +40,7 @@ typedef struct mf__fmt {
     int kind;
 } mf__fmt;
 
-MF_HD MF_INLINE mf__fmt mf__fmt_get(mf_format f)
+MF_HD MF_FORCE_INLINE mf__fmt mf__fmt_get(mf_format f)
 {
     mf__fmt r = {0, 0, 0, 0};
     switch (f) {
