@@ -27,7 +27,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND CMAKE_C_COMPILER_
   set(MF_X86_DIR ${CMAKE_CURRENT_LIST_DIR}/x86)
   set(MF_AVX2_FLAGS -mavx2 -mf16c -mfma -mbmi2)
   set(MF_AVX512_FLAGS ${MF_AVX2_FLAGS} -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512cd)
-  set(MF_AVX512BF16_FLAGS ${MF_AVX512_FLAGS} -mavx512bf16)
+  set(MF_AVX512BF16_FLAGS ${MF_AVX512_FLAGS} -mavx512bf16 -mavx512vbmi)
   list(APPEND MF_LIB_SOURCES ${MF_X86_DIR}/cpuid.c ${MF_X86_DIR}/room_avx2.c ${MF_X86_DIR}/room_avx512.c
        ${MF_X86_DIR}/room_avx512bf16.c)
   list(APPEND MF_LIB_DEFINITIONS MF_X86_ROOMS=1)

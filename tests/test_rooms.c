@@ -405,6 +405,77 @@ START_TEST(test_rooms_streaming)
 }
 END_TEST
 
+/* One-byte sources into one-byte or 16-bit formats go through a table of the 256 byte values in the
+ * rooms that have byte lookups (room_lut, from 1024 elements): every byte value, every mode but sr,
+ * both policies, lengths that leave tails, misaligned source and output, the bytes around the output
+ * untouched; and one call past 16 MiB of 16-bit output, which streams from an even, unaligned start. */
+START_TEST(test_rooms_byte_tables)
+{
+    static const mf_format srcs[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0};
+    static const mf_format dsts[] = {MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
+                                     MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0};
+    static const size_t lens[] = {1024, 1025, 1024 + 63, 2048 + 130};
+    enum { N = 2048 + 130 };
+    static uint8_t in[N + 8], a[2 * N + 2 * GUARD], b[2 * N + 2 * GUARD];
+    const size_t big = ((size_t)8 << 20) + 11;
+    uint8_t *bin = malloc(big), *ba = malloc(2 * big + 64), *bb = malloc(2 * big + 64);
+    size_t ri, si, di, li, j;
+    int r, o;
+    uint64_t cases = 0;
+    const mf__room *room;
+    ck_assert_ptr_nonnull(bin);
+    ck_assert_ptr_nonnull(ba);
+    ck_assert_ptr_nonnull(bb);
+    for (j = 0; j < sizeof in; j++)
+        in[j] = (uint8_t)(j * 167u + 13u); /* every byte value, in every 256 */
+    for (j = 0; j < big; j++)
+        bin[j] = (uint8_t)(j * 167u + 13u);
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++)
+            for (di = 0; di < sizeof dsts / sizeof dsts[0]; di++) {
+                if (srcs[si] == dsts[di])
+                    continue;
+                for (r = 0; r < MF_ROUND_COUNT; r++)
+                    for (o = 0; o < MF_OVERFLOW_COUNT; o++)
+                        for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+                            const size_t n = lens[li], soff = li, doff = GUARD + 2 * li + 1;
+                            mf_opts opt = {(mf_round)r, (mf_overflow)o, 7, 0, NULL, 0};
+                            if (r == MF_ROUND_STOCHASTIC)
+                                continue;
+                            memset(a, 0x5C, sizeof a);
+                            memset(b, 0x5C, sizeof b);
+                            mf__room_portable.convert(dsts[di], a + doff, srcs[si], in + soff, n, &opt, NULL);
+                            room->convert(dsts[di], b + doff, srcs[si], in + soff, n, &opt, NULL);
+                            cases++;
+                            if (memcmp(a, b, sizeof a) != 0) {
+                                size_t k = 0;
+                                while (a[k] == b[k])
+                                    k++;
+                                MF_EXPECT(0, "%s: %s -> %s %s %s, n %zu: byte %zu of the output area is %#x, not %#x",
+                                          room->name, mf_format_name(srcs[si]), mf_format_name(dsts[di]),
+                                          mf_round_name((mf_round)r), mf_overflow_name((mf_overflow)o), n, k, b[k], a[k]);
+                                break;
+                            }
+                        }
+            }
+        {
+            mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 7, 0, NULL, 0};
+            memset(ba, 0x5C, 2 * big + 64);
+            memset(bb, 0x5C, 2 * big + 64);
+            mf__room_portable.convert(MF_BF16, ba + 2, MF_FP8_E4M3, bin + 1, big - 1, &opt, NULL);
+            room->convert(MF_BF16, bb + 2, MF_FP8_E4M3, bin + 1, big - 1, &opt, NULL);
+            MF_EXPECT(memcmp(ba, bb, 2 * big + 64) == 0, "%s: streamed e4m3 -> bf16 differs", room->name);
+        }
+    }
+    free(bin);
+    free(ba);
+    free(bb);
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 30 * (MF_ROUND_COUNT - 1) * MF_OVERFLOW_COUNT * 4);
+}
+END_TEST
+
 #if HAVE_MXCSR
 /* The caller's FTZ/DAZ, rounding and exception-mask settings cannot change a room's bits (nor
  * raise a signal: the inputs hold signalling NaNs, subnormals and overflows), and MXCSR comes back
@@ -479,6 +550,7 @@ int main(void)
     tcase_add_test(tc, test_rooms_every_16bit_code);
     tcase_add_test(tc, test_rooms_philox_wrap);
     tcase_add_test(tc, test_rooms_streaming);
+    tcase_add_test(tc, test_rooms_byte_tables);
     tcase_add_test(tc, test_rooms_sr_sweep);
 #if HAVE_MXCSR
     tcase_add_test(tc, test_rooms_ignore_mxcsr);

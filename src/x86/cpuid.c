@@ -34,7 +34,8 @@ unsigned mf__x86_features(void)
         if ((f & MF__X86_AVX2) && zmm_os && (b7 & bit_AVX512F) && (b7 & bit_AVX512BW) && (b7 & bit_AVX512VL) &&
             (b7 & bit_AVX512DQ) && (b7 & bit_AVX512CD))
             f |= MF__X86_AVX512;
-        if ((f & MF__X86_AVX512) && (a71 & (1u << 5))) /* CPUID.(7,1):EAX[5] = AVX512_BF16 */
+        /* CPUID.(7,1):EAX[5] = AVX512_BF16; CPUID.(7,0):ECX[1] = AVX512_VBMI */
+        if ((f & MF__X86_AVX512) && (a71 & (1u << 5)) && (c7 & (1u << 1)))
             f |= MF__X86_AVX512BF16;
     }
     return f;
