@@ -405,21 +405,28 @@ START_TEST(test_rooms_streaming)
 }
 END_TEST
 
-/* One-byte sources into one-byte or 16-bit formats go through a table of the 256 byte values in the
- * rooms that have byte lookups (room_lut, from 1024 elements): every byte value, every mode but sr,
- * both policies, lengths that leave tails, misaligned source and output, the bytes around the output
- * untouched; and one call past 16 MiB of 16-bit output, which streams from an even, unaligned start. */
+/* fp8, fp6, fp4 and e8m0 sources into those formats, f16 or bf16 go through a table of the source codes
+ * in the rooms that have byte lookups (room_lut, from 1024 elements): every byte value, every mode but
+ * sr, both policies, lengths that leave tails (odd for e2m1), misaligned source and output, the bytes
+ * around the output untouched; and calls past 16 MiB of output, which stream from an unaligned start. */
 START_TEST(test_rooms_byte_tables)
 {
-    static const mf_format srcs[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0};
+    static const mf_format srcs[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0, MF_FP4_E2M1};
     static const mf_format dsts[] = {MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
-                                     MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0};
+                                     MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0,     MF_FP4_E2M1};
+    static const struct {
+        mf_format s, d;
+        size_t n, soff, doff;
+    } streamed[] = {{MF_FP8_E4M3, MF_BF16, ((size_t)8 << 20) + 11, 1, 2},
+                    {MF_FP4_E2M1, MF_FP16, ((size_t)8 << 20) + 7, 1, 6},
+                    {MF_FP8_E5M2, MF_FP4_E2M1, ((size_t)32 << 20) + 5, 3, 1},
+                    {MF_FP4_E2M1, MF_FP8_E4M3, ((size_t)16 << 20) + 9, 0, 5}};
     static const size_t lens[] = {1024, 1025, 1024 + 63, 2048 + 130};
     enum { N = 2048 + 130 };
     static uint8_t in[N + 8], a[2 * N + 2 * GUARD], b[2 * N + 2 * GUARD];
-    const size_t big = ((size_t)8 << 20) + 11;
-    uint8_t *bin = malloc(big), *ba = malloc(2 * big + 64), *bb = malloc(2 * big + 64);
-    size_t ri, si, di, li, j;
+    const size_t big = (size_t)33 << 20; /* bytes: the largest source or output above, and then some */
+    uint8_t *bin = malloc(big), *ba = malloc(big), *bb = malloc(big);
+    size_t ri, si, di, li, j, pairs = 0;
     int r, o;
     uint64_t cases = 0;
     const mf__room *room;
@@ -437,6 +444,7 @@ START_TEST(test_rooms_byte_tables)
             for (di = 0; di < sizeof dsts / sizeof dsts[0]; di++) {
                 if (srcs[si] == dsts[di])
                     continue;
+                pairs++;
                 for (r = 0; r < MF_ROUND_COUNT; r++)
                     for (o = 0; o < MF_OVERFLOW_COUNT; o++)
                         for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
@@ -460,19 +468,24 @@ START_TEST(test_rooms_byte_tables)
                             }
                         }
             }
-        {
+        for (j = 0; j < sizeof streamed / sizeof streamed[0]; j++) {
             mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 7, 0, NULL, 0};
-            memset(ba, 0x5C, 2 * big + 64);
-            memset(bb, 0x5C, 2 * big + 64);
-            mf__room_portable.convert(MF_BF16, ba + 2, MF_FP8_E4M3, bin + 1, big - 1, &opt, NULL);
-            room->convert(MF_BF16, bb + 2, MF_FP8_E4M3, bin + 1, big - 1, &opt, NULL);
-            MF_EXPECT(memcmp(ba, bb, 2 * big + 64) == 0, "%s: streamed e4m3 -> bf16 differs", room->name);
+            const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
+            memset(ba, 0x5C, ob);
+            memset(bb, 0x5C, ob);
+            mf__room_portable.convert(streamed[j].d, ba + streamed[j].doff, streamed[j].s, bin + streamed[j].soff,
+                                      streamed[j].n, &opt, NULL);
+            room->convert(streamed[j].d, bb + streamed[j].doff, streamed[j].s, bin + streamed[j].soff, streamed[j].n,
+                          &opt, NULL);
+            MF_EXPECT(memcmp(ba, bb, ob) == 0, "%s: streamed %s -> %s differs", room->name,
+                      mf_format_name(streamed[j].s), mf_format_name(streamed[j].d));
         }
     }
     free(bin);
     free(ba);
     free(bb);
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 30 * (MF_ROUND_COUNT - 1) * MF_OVERFLOW_COUNT * 4);
+    ck_assert_uint_eq(pairs, (uint64_t)rooms_tested * 42);
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 42 * (MF_ROUND_COUNT - 1) * MF_OVERFLOW_COUNT * 4);
 }
 END_TEST
 

@@ -16,16 +16,16 @@
  *   hw_f64_to_f32_ro(p)          MF_VL doubles -> binary32 bits, round to odd
  *   hw_f64_to_f32(p, r)          MF_VL doubles -> binary32 bits in rn/rz/ru/rd, IEEE overflow
  *   hw_f32_to_f64(out, u)        binary32 bits -> MF_VL doubles (exact; NaNs become quiet)
- *   ROOM_HW_LUT, hw_lut8_loop(dst, src, n, tab, stream), hw_lut16_loop(...)
- *                                dst[i] = tab[src[i]] for byte sources, one-byte or 16-bit results
- *                                (optional; room_lut)
+ *   ROOM_HW_LUT, hw_lut8_loop(dst, src, nblk, tab, s4, d4, stream), hw_lut16_loop(...)
+ *                                dst[i] = tab[src[i]] in blocks of 64 elements, from bytes or packed
+ *                                e2m1 (s4), into bytes, packed e2m1 (d4) or 16 bits (optional; room_lut)
  *
  * What runs as vectors, and what falls back to the portable room (which always gives the same
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
  *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
- *     f16 and bf16 -> fp8/fp6/fp4 rn or rz without stats, which widen in registers, and for one-byte
- *     sources -> one-byte or 16-bit formats in a room with byte tables (room_lut).
+ *     f16 and bf16 -> fp8/fp6/fp4 rn or rz without stats, which widen in registers, and for fp8, fp6,
+ *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd
  *     without stats. Everything else from f64: portable.
@@ -64,13 +64,13 @@ static void hw_decode_prepare(void) {}
 
 #ifndef ROOM_HW_LUT
 #define ROOM_HW_LUT 0 /* no byte-table lookups in this room (never called) */
-static void hw_lut8_loop(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *tab, int stream)
+static void hw_lut8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tab, int s4, int d4, int stream)
 {
-    (void)dst, (void)src, (void)n, (void)tab, (void)stream;
+    (void)dst, (void)src, (void)nblk, (void)tab, (void)s4, (void)d4, (void)stream;
 }
-static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t n, const uint16_t *tab, int stream)
+static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const uint16_t *tab, int s4, int stream)
 {
-    (void)dst, (void)src, (void)n, (void)tab, (void)stream;
+    (void)dst, (void)src, (void)nblk, (void)tab, (void)s4, (void)stream;
 }
 #endif
 
@@ -771,32 +771,56 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
     }
 }
 
-/* ---- one-byte sources through a table ------------------------------------------------------------
- * From a format of one code a byte (fp8, fp6, e8m0) into one of one byte or 16 bits, in any mode but
- * sr and without statistics, each result depends on the source byte alone: the room converts the 256
- * byte values once, by its own blocked path (so the table holds exactly what the element-wise path
- * gives), and looks the array up in that table. Building it costs about what converting a few hundred
- * elements does, hence the minimum length. Returns 0 for every other call. */
+/* ---- narrow sources through a table --------------------------------------------------------------
+ * From fp8, fp6, e8m0 (a code a byte) or e2m1 into any of those, f16 or bf16, in any mode but sr and
+ * without statistics, each result depends on the source code alone: the room converts every code once,
+ * by its own blocked path (so the table holds exactly what the element-wise path gives), and looks the
+ * array up in that table, 64 elements a step; the elements before the output's first 64-byte boundary
+ * (when streaming) and after the last whole step go to the portable room. Building the table costs about
+ * what converting a few hundred elements does, hence the minimum length. Returns 0 for every other call. */
 enum { ROOM_LUT_MIN = 1024 }; /* e5m2 -> e4m3, n = 1024: 51 ns with the table, 78 without; n = 512 without: 48 */
 
 static int room_lut(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
-    uint16_t tab[256]; /* one-byte results in its first 256 bytes */
-    uint8_t codes[256];
-    int wide, i;
-    if (!ROOM_HW_LUT || n < ROOM_LUT_MIN || o->round == MF_ROUND_STOCHASTIC || d == s || s == MF_FP4_E2M1 ||
-        d == MF_FP4_E2M1 || mf_storage_bytes(s, 1) != 1)
-        return 0;
-    wide = d == MF_FP16 || d == MF_BF16;
-    if (!wide && mf_storage_bytes(d, 1) != 1)
+    uint16_t tab[256] = {0}; /* one-byte results in its first 256 bytes */
+    uint8_t codes[256], *t8 = (uint8_t *)tab;
+    const int s4 = s == MF_FP4_E2M1, d4 = d == MF_FP4_E2M1, wide = d == MF_FP16 || d == MF_BF16;
+    const size_t db = d4 ? 0 : wide ? 2 : 1;
+    int stream, i;
+    size_t head = 0, nblk;
+    k_counts none = {0, 0, 0, 0, 0};
+    if (!ROOM_HW_LUT || n < ROOM_LUT_MIN || o->round == MF_ROUND_STOCHASTIC || d == s ||
+        (!s4 && mf_storage_bytes(s, 64) != 64) || (!wide && !d4 && mf_storage_bytes(d, 64) != 64))
         return 0;
     for (i = 0; i < 256; i++)
-        codes[i] = (uint8_t)i;
-    room_blocked(d, tab, s, codes, 256, o, NULL);
-    if (wide)
-        hw_lut16_loop((uint16_t *)dst, (const uint8_t *)src, n, tab, room_streams(d, n));
-    else
-        hw_lut8_loop((uint8_t *)dst, (const uint8_t *)src, n, (const uint8_t *)tab, room_streams(d, n));
+        codes[i] = (uint8_t)(s4 ? (2 * i) | (2 * i + 1) << 4 : i); /* e2m1: codes 0..15 in the first 8 bytes */
+    if (d4) { /* 256 results, packed, then spread one per byte */
+        uint8_t packed[128];
+        room_blocked(d, packed, s, codes, 256, o, NULL);
+        for (i = 0; i < 256; i++)
+            t8[i] = (uint8_t)(packed[i / 2] >> (4 * (i & 1)) & 0xF);
+    } else {
+        room_blocked(d, tab, s, codes, s4 ? 16 : 256, o, NULL);
+    }
+    stream = room_streams(d, n);
+    if (stream) { /* non-temporal stores need an aligned output: the elements before go to the portable room */
+        const size_t mis = (size_t)(-(uintptr_t)dst & 63u);
+        head = d4 ? 2 * mis : db == 2 ? ((uintptr_t)dst & 1u ? 0 : mis / 2) : mis;
+        stream = (db != 2 || !((uintptr_t)dst & 1u)) && !(s4 && (head & 1));
+        if (!stream)
+            head = 0;
+    }
+    nblk = (n - head) / 64;
+    room_portable(d, dst, s, src, 0, head, o, &none, 0);
+    {
+        const uint8_t *sp = (const uint8_t *)src + (s4 ? head / 2 : head);
+        uint8_t *dp = (uint8_t *)dst + (d4 ? head / 2 : head * db);
+        if (wide)
+            hw_lut16_loop((uint16_t *)dp, sp, nblk, tab, s4, stream);
+        else
+            hw_lut8_loop(dp, sp, nblk, t8, s4, d4, stream);
+    }
+    room_portable(d, dst, s, src, head + 64 * nblk, n, o, &none, 0);
     return 1;
 }
 

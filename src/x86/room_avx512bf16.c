@@ -51,34 +51,66 @@ MF_V __m512i hw_lut256(__m512i idx, const __m512i *t)
     return _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), a, b); /* bit 7 chooses */
 }
 
-/* dst[i] = tab[src[i]]; stream: non-temporal stores from the first 64-byte boundary of dst */
-static void hw_lut8_loop(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *tab, int stream)
+/* 64 table indices: 64 source bytes, or (s4) 32 bytes of packed e2m1 codes, element 2i in bits 0..3 */
+MF_V __m512i hw_lut_idx(const uint8_t *src, size_t blk, const int s4)
 {
-    __m512i t[4];
-    size_t i = 0, j;
-    for (j = 0; j < 4; j++)
-        t[j] = _mm512_loadu_si512(tab + 64 * j);
-    if (stream) {
-        const size_t head = (size_t)(-(uintptr_t)dst & 63u);
-        for (; i < head && i < n; i++)
-            dst[i] = tab[src[i]];
-        for (; i + 64 <= n; i += 64)
-            _mm512_stream_si512((void *)(dst + i), hw_lut256(_mm512_loadu_si512(src + i), t));
-        _mm_sfence();
-    }
-    for (; i + 64 <= n; i += 64)
-        _mm512_storeu_si512(dst + i, hw_lut256(_mm512_loadu_si512(src + i), t));
-    for (; i < n; i++)
-        dst[i] = tab[src[i]];
+    __m512i w;
+    if (!s4)
+        return _mm512_loadu_si512(src + 64 * blk);
+    w = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(src + 32 * blk)));
+    return _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi16(0x000F)),
+                           _mm512_and_si512(_mm512_slli_epi16(w, 4), _mm512_set1_epi16(0x0F00)));
 }
 
-/* dst[i] = tab[src[i]] for 16-bit results: a table of low bytes and one of high bytes, interleaved
- * by vpunpck[lh]bw, whose 128-bit lanes the source bytes are first permuted for (vpermb) */
-static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t n, const uint16_t *tab, int stream)
+/* nblk blocks of 64 elements: dst = tab[index] as bytes, or (d4) as packed e2m1 codes; stream:
+ * non-temporal stores (dst 64-byte aligned) */
+static void hw_lut8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tab, int s4, int d4, int stream)
+{
+    __m512i t[4];
+    size_t b, j;
+    for (j = 0; j < 4; j++)
+        t[j] = _mm512_loadu_si512(tab + 64 * j);
+#define HW_LUT8_BODY(S4, D4, STREAM)                                                                  \
+    for (b = 0; b < nblk; b++) {                                                                      \
+        const __m512i r = hw_lut256(hw_lut_idx(src, b, S4), t);                                       \
+        if (D4) { /* pairs (even, odd) -> even + 16 * odd, one byte each */                          \
+            const __m256i p = _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(r, _mm512_set1_epi16(0x1001))); \
+            if (STREAM)                                                                               \
+                _mm256_stream_si256((__m256i *)(dst + 32 * b), p);                                    \
+            else                                                                                      \
+                _mm256_storeu_si256((__m256i *)(dst + 32 * b), p);                                    \
+        } else if (STREAM) {                                                                          \
+            _mm512_stream_si512((void *)(dst + 64 * b), r);                                           \
+        } else {                                                                                      \
+            _mm512_storeu_si512(dst + 64 * b, r);                                                     \
+        }                                                                                             \
+    }
+    if (stream) {
+        if (d4) {
+            HW_LUT8_BODY(0, 1, 1)
+        } else if (s4) {
+            HW_LUT8_BODY(1, 0, 1)
+        } else {
+            HW_LUT8_BODY(0, 0, 1)
+        }
+        _mm_sfence();
+    } else if (d4) {
+        HW_LUT8_BODY(0, 1, 0)
+    } else if (s4) {
+        HW_LUT8_BODY(1, 0, 0)
+    } else {
+        HW_LUT8_BODY(0, 0, 0)
+    }
+#undef HW_LUT8_BODY
+}
+
+/* the same for 16-bit results: a table of low bytes and one of high bytes, interleaved by
+ * vpunpck[lh]bw, whose 128-bit lanes the indices are first permuted for (vpermb) */
+static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const uint16_t *tab, int s4, int stream)
 {
     __m512i lo[4], hi[4], perm;
     uint8_t p[64];
-    size_t i = 0, j;
+    size_t b, j;
     for (j = 0; j < 4; j++) {
         const __m512i w0 = _mm512_loadu_si512(tab + 64 * j), w1 = _mm512_loadu_si512(tab + 64 * j + 32);
         lo[j] = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(w0)), _mm512_cvtepi16_epi8(w1), 1);
@@ -88,25 +120,31 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t n, const uin
     for (j = 0; j < 64; j++) /* lane l of the low unpack gets elements 8l..8l+7, of the high one 32+8l.. */
         p[j] = (uint8_t)((j & 8) ? 32 + (j >> 4) * 8 + (j & 7) : (j >> 4) * 8 + (j & 7));
     perm = _mm512_loadu_si512(p);
-    stream = stream && ((uintptr_t)dst & 1u) == 0;
-    if (stream)
-        for (; i < n && ((uintptr_t)(dst + i) & 63u); i++)
-            dst[i] = tab[src[i]];
-    for (; i + 64 <= n; i += 64) {
-        const __m512i x = _mm512_permutexvar_epi8(perm, _mm512_loadu_si512(src + i));
-        const __m512i l = hw_lut256(x, lo), h = hw_lut256(x, hi);
-        if (stream) {
-            _mm512_stream_si512((void *)(dst + i), _mm512_unpacklo_epi8(l, h));
-            _mm512_stream_si512((void *)(dst + i + 32), _mm512_unpackhi_epi8(l, h));
-        } else {
-            _mm512_storeu_si512(dst + i, _mm512_unpacklo_epi8(l, h));
-            _mm512_storeu_si512(dst + i + 32, _mm512_unpackhi_epi8(l, h));
-        }
+#define HW_LUT16_BODY(S4, STREAM)                                                                     \
+    for (b = 0; b < nblk; b++) {                                                                      \
+        const __m512i x = _mm512_permutexvar_epi8(perm, hw_lut_idx(src, b, S4));                      \
+        const __m512i l = hw_lut256(x, lo), h = hw_lut256(x, hi);                                     \
+        if (STREAM) {                                                                                 \
+            _mm512_stream_si512((void *)(dst + 64 * b), _mm512_unpacklo_epi8(l, h));                  \
+            _mm512_stream_si512((void *)(dst + 64 * b + 32), _mm512_unpackhi_epi8(l, h));             \
+        } else {                                                                                      \
+            _mm512_storeu_si512(dst + 64 * b, _mm512_unpacklo_epi8(l, h));                            \
+            _mm512_storeu_si512(dst + 64 * b + 32, _mm512_unpackhi_epi8(l, h));                       \
+        }                                                                                             \
     }
-    if (stream)
+    if (stream) {
+        if (s4) {
+            HW_LUT16_BODY(1, 1)
+        } else {
+            HW_LUT16_BODY(0, 1)
+        }
         _mm_sfence();
-    for (; i < n; i++)
-        dst[i] = tab[src[i]];
+    } else if (s4) {
+        HW_LUT16_BODY(1, 0)
+    } else {
+        HW_LUT16_BODY(0, 0)
+    }
+#undef HW_LUT16_BODY
 }
 #define ROOM_HW_LUT 1
 
