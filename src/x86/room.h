@@ -24,7 +24,8 @@
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
  *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
- *     f16 and bf16 -> fp8/fp6/fp4 rn or rz without stats, which widen in registers, and for fp8, fp6,
+ *     f16 and bf16 -> fp8/fp6/fp4 rn or rz and f16 <-> bf16 by the hardware conversions without stats,
+ *     which widen in registers, and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd
@@ -95,14 +96,35 @@ MF_V void hw_bf16_plain2(uint16_t *p, vu u, vu v)
 }
 #endif
 
+/* MF_VL binary32 values from a binary32, f16 or bf16 source, widened exactly in registers. */
+MF_V vu room_load32(const mf_format S, const void *src, size_t i)
+{
+    if (S == MF_FP16)
+        return hw_f16_to_f32((const uint16_t *)src + i);
+    if (S == MF_BF16)
+        return v_slli(v_load_u16((const uint16_t *)src + i), 16);
+    return v_load_u32((const uint32_t *)src + i);
+}
+
+/* MF_VL f16 or bf16 codes at p with the infinities made +-max (the code below them) */
+MF_V void room_hw16_sat(uint16_t *p, const int bf16)
+{
+    const vu c = v_load_u16(p);
+    v_store_u16(p, v_blend(v_eq(v_and(c, v_set1(0x7FFFu)), v_set1(bf16 ? 0x7F80u : 0x7C00u)), c, v_sub(c, v_set1(1))));
+}
+
 /* The hardware conversions, four vectors a step: one test for the lanes they get wrong (for f16,
- * one comparison per two vectors: the instruction count per element is what limits this loop). */
-MF_V void room_hw16_loop(const int bf16, uint16_t *dst, const uint32_t *src, size_t n, const mf_round R)
+ * one comparison per two vectors: the instruction count per element is what limits this loop). From a
+ * binary32, f16 or bf16 source (S, widened in registers); sat: the saturating policy, where the
+ * infinities the instructions give (from overflows and infinite inputs alike) become +-max, mended
+ * in the codes just stored (in L1). */
+MF_V void room_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const void *src, size_t n, const mf_round R,
+                         const int sat)
 {
     size_t i = 0;
     for (; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-        vu u0 = v_load_u32(src + i), u1 = v_load_u32(src + i + MF_VL);
-        vu u2 = v_load_u32(src + i + 2 * MF_VL), u3 = v_load_u32(src + i + 3 * MF_VL);
+        vu u0 = room_load32(S, src, i), u1 = room_load32(S, src, i + MF_VL);
+        vu u2 = room_load32(S, src, i + 2 * MF_VL), u3 = room_load32(S, src, i + 3 * MF_VL);
         vm sp = bf16 ? m_or(m_or(hw_bf16_special(u0), hw_bf16_special(u1)), m_or(hw_bf16_special(u2), hw_bf16_special(u3)))
                      : m_or(hw_f16_special2(u0, u1), hw_f16_special2(u2, u3));
         if (!m_any(sp)) {
@@ -115,9 +137,7 @@ MF_V void room_hw16_loop(const int bf16, uint16_t *dst, const uint32_t *src, siz
                 hw_f16_plain(dst + i + 2 * MF_VL, u2, R);
                 hw_f16_plain(dst + i + 3 * MF_VL, u3, R);
             }
-            continue;
-        }
-        if (bf16) {
+        } else if (bf16) {
             hw_bf16_fix(dst + i, u0);
             hw_bf16_fix(dst + i + MF_VL, u1);
             hw_bf16_fix(dst + i + 2 * MF_VL, u2);
@@ -128,26 +148,24 @@ MF_V void room_hw16_loop(const int bf16, uint16_t *dst, const uint32_t *src, siz
             hw_f16_fix(dst + i + 2 * MF_VL, u2, R);
             hw_f16_fix(dst + i + 3 * MF_VL, u3, R);
         }
+        if (sat) {
+            room_hw16_sat(dst + i, bf16);
+            room_hw16_sat(dst + i + MF_VL, bf16);
+            room_hw16_sat(dst + i + 2 * MF_VL, bf16);
+            room_hw16_sat(dst + i + 3 * MF_VL, bf16);
+        }
     }
     for (; i < n; i += MF_VL) {
         if (bf16)
-            hw_bf16_fix(dst + i, v_load_u32(src + i));
+            hw_bf16_fix(dst + i, room_load32(S, src, i));
         else
-            hw_f16_fix(dst + i, v_load_u32(src + i), R);
+            hw_f16_fix(dst + i, room_load32(S, src, i), R);
+        if (sat)
+            room_hw16_sat(dst + i, bf16);
     }
 }
 
 enum { ROOM_BLOCK = 1024 }; /* elements a block: 4 KiB of binary32, L1-resident (streamed decodes ran about 10% faster than with 512) */
-
-/* MF_VL binary32 values from a binary32, f16 or bf16 source, widened exactly in registers. */
-MF_V vu room_load32(const mf_format S, const void *src, size_t i)
-{
-    if (S == MF_FP16)
-        return hw_f16_to_f32((const uint16_t *)src + i);
-    if (S == MF_BF16)
-        return v_slli(v_load_u16((const uint16_t *)src + i), 16);
-    return v_load_u32((const uint32_t *)src + i);
-}
 
 #ifdef V_HAS_TABLE32
 /* The table kernels' constants, built once for each format that takes them (built at each call they
@@ -265,6 +283,28 @@ static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *sr
     return 0;
 }
 
+/* f16 <-> bf16 by the hardware conversions (vcvtneps2bf16 for rn into bf16, vcvtps2ph for rn, rz, ru, rd
+ * into f16), the source widened in registers; 0 (nothing done) where it does not apply. Needs the room's
+ * MXCSR (no DAZ: vfpclassps and vcvtps2ph read it). */
+static int room_hw16_widening(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+{
+    const int sat = o->overflow == MF_OVERFLOW_SATURATE;
+    uint16_t *p = (uint16_t *)dst;
+    if (ROOM_HW_BF16 && s == MF_FP16 && d == MF_BF16 && o->round == MF_ROUND_NEAREST_EVEN) {
+        room_hw16_loop(MF_FP16, 1, p, src, n, MF_ROUND_NEAREST_EVEN, sat);
+        return 1;
+    }
+    if (s != MF_BF16 || d != MF_FP16)
+        return 0;
+    switch (o->round) {
+    case MF_ROUND_NEAREST_EVEN: room_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_NEAREST_EVEN, sat); return 1;
+    case MF_ROUND_TOWARD_ZERO: room_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_TOWARD_ZERO, sat); return 1;
+    case MF_ROUND_UP: room_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_UP, sat); return 1;
+    case MF_ROUND_DOWN: room_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_DOWN, sat); return 1;
+    default: return 0;
+    }
+}
+
 /* One vector of binary32 bits u (random bits rb for sr) rounded into D and stored at element i of dst;
  * tp: the k_rn_tab of D where the stochastic table kernel applies (AVX-512). */
 MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflow O, const int C, void *dst, size_t i,
@@ -297,13 +337,13 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
                           const mf_overflow O, const int C, const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
 {
     size_t i;
-    if (D == MF_FP16 && !C && O == MF_OVERFLOW_IEEE &&
+    if (D == MF_FP16 && !C &&
         (R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_TOWARD_ZERO || R == MF_ROUND_UP || R == MF_ROUND_DOWN)) {
-        room_hw16_loop(0, (uint16_t *)dst, src, n, R); /* F16C */
+        room_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE); /* F16C */
         return;
     }
-    if (ROOM_HW_BF16 && D == MF_BF16 && !C && O == MF_OVERFLOW_IEEE && R == MF_ROUND_NEAREST_EVEN) {
-        room_hw16_loop(1, (uint16_t *)dst, src, n, R);
+    if (ROOM_HW_BF16 && D == MF_BF16 && !C && R == MF_ROUND_NEAREST_EVEN) {
+        room_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE);
         return;
     }
 #ifdef V_HAS_TABLE32
@@ -598,12 +638,12 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
     if (!ROOM_HW_NOCSR || room_streams(d, n))
         return 0;
     if (s == MF_FP32 && d == MF_FP16 && o->overflow == MF_OVERFLOW_IEEE && o->round == MF_ROUND_NEAREST_EVEN)
-        room_hw16_loop(0, (uint16_t *)dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN);
+        room_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, 0);
     else if (s == MF_FP32 && d == MF_FP16 && o->overflow == MF_OVERFLOW_IEEE && o->round == MF_ROUND_TOWARD_ZERO)
-        room_hw16_loop(0, (uint16_t *)dst, (const uint32_t *)src, end, MF_ROUND_TOWARD_ZERO);
+        room_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_TOWARD_ZERO, 0);
     else if (ROOM_HW_BF16 && s == MF_FP32 && d == MF_BF16 && o->overflow == MF_OVERFLOW_IEEE &&
              o->round == MF_ROUND_NEAREST_EVEN && hw_bf16_direct_ok())
-        room_hw16_loop(1, (uint16_t *)dst, (const uint32_t *)src, end, MF_ROUND_NEAREST_EVEN);
+        room_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, 0);
 #ifdef V_HAS_TABLE32
     else if (s == MF_FP32 && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO) &&
              room_tab_ok(d))
@@ -705,7 +745,8 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         }
         /* stage 1: the block as binary32 (or, from f16 or bf16 in rn saturating, the whole conversion) */
         if ((s == MF_FP16 || s == MF_BF16) && !count &&
-            room_tab_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o)) {
+            (room_tab_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o) ||
+             room_hw16_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o))) {
             b32 = NULL;
         } else if (s == MF_FP32) {
             b32 = (const uint32_t *)src + blk;

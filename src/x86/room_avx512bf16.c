@@ -24,12 +24,20 @@ MF_V void hw_bf16_plain2(uint16_t *p, vu u, vu v)
     _mm512_storeu_si512(p, (__m512i)_mm512_cvtne2ps_pbh(_mm512_castsi512_ps(v), _mm512_castsi512_ps(u)));
 }
 
+/* NaN lanes alone (the common case: f16 sources have no binary32 subnormals) take the NaN code over
+ * the instruction's result; a subnormal lane sends the vector through the integer kernel */
 MF_V void hw_bf16_fix(uint16_t *p, vu u)
 {
-    if (hw_bf16_special(u))
+    const __m512 x = _mm512_castsi512_ps(u);
+    __mmask16 nan;
+    if (_mm512_fpclass_ps_mask(x, 0x20)) { /* denormal */
         v_store_u16(p, k_round(u, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, v_zero(), 0, NULL));
-    else
-        hw_bf16_plain(p, u);
+        return;
+    }
+    hw_bf16_plain(p, u);
+    nan = _mm512_fpclass_ps_mask(x, 0x81); /* QNaN, SNaN */
+    if (nan)
+        _mm256_mask_storeu_epi16(p, nan, _mm256_set1_epi16((short)mf__fmt_nan_code(mf__fmt_get(MF_BF16))));
 }
 
 /* vfpclassps reads a denormal as zero under DAZ, so hw_bf16_special holds only with DAZ clear. A call
