@@ -333,6 +333,33 @@ MF_V vu k_round_sr_bf16(vu u, vu rbits, const mf_overflow o)
 }
 #endif
 
+/* ---- binary32 -> bf16, rn, rna, rz, ru, rd or ro, no statistics -----------------------------------------
+ * bf16 keeps binary32's exponent range, so rounding is integer arithmetic on the 16 discarded bits of
+ * |x| (binary32 subnormals too): add what makes the kept part carry where the mode rounds up (rn: 0x7FFF
+ * plus the kept part's last bit; rna: 0x8000; ru on +x, rd on -x: 0xFFFF), or or the sticky bit in (ro).
+ * A carry out of the largest finite value lands on the infinity code, as IEEE overflow in those modes
+ * says; rz and ro never carry that far; saturation clamps the magnitude to max. */
+MF_V vu k_round_bf16(vu u, const mf_round r, const mf_overflow o)
+{
+    const vu a = v_and(u, v_set1(0x7FFFFFFFu));
+    const vm neg = v_gt_u(u, v_set1(0x7FFFFFFFu));
+    vu code;
+    switch (r) {
+    case MF_ROUND_NEAREST_EVEN:
+        code = v_srli(v_add(a, v_add(v_set1(0x7FFFu), v_and(v_srli(a, 16), v_set1(1)))), 16);
+        break;
+    case MF_ROUND_NEAREST_AWAY: code = v_srli(v_add(a, v_set1(0x8000u)), 16); break;
+    case MF_ROUND_UP: code = v_srli(v_add(a, v_blend(neg, v_set1(0xFFFFu), v_zero())), 16); break;
+    case MF_ROUND_DOWN: code = v_srli(v_add(a, v_blend(neg, v_zero(), v_set1(0xFFFFu))), 16); break;
+    case MF_ROUND_ODD: code = v_or_m1(v_test(a, v_set1(0xFFFFu)), v_srli(a, 16)); break;
+    default: code = v_srli(a, 16); break;
+    }
+    if (o == MF_OVERFLOW_SATURATE)
+        code = v_min_u(code, v_set1(0x7F7Fu));
+    code = v_or(code, v_srli(v_and(u, v_set1(K_H)), 16));
+    return v_blend(v_gt_u(a, v_set1(0x7F800000u)), code, v_set1((uint32_t)mf__fmt_nan_code(mf__fmt_get(MF_BF16))));
+}
+
 /* ---- binary32 -> e8m0, one vector: the code is the binary32 exponent, rounded on |x| ------------ */
 MF_V vu k_round_e8m0(vu u, const mf_round r, const mf_overflow o, vu rbits, const int count, k_counts *ct)
 {

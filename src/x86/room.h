@@ -319,6 +319,8 @@ MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflo
     else if (R == MF_ROUND_STOCHASTIC && !C && D == MF_BF16)
         c = k_round_sr_bf16(u, rb, O);
 #endif
+    else if (D == MF_BF16 && !C && R != MF_ROUND_STOCHASTIC)
+        c = k_round_bf16(u, R, O);
     else if (D == MF_E8M0)
         c = k_round_e8m0(u, R, O, rb, C, ct);
     else
