@@ -248,15 +248,24 @@ static int room_tab_ok(mf_format d)
 }
 #endif
 
-/* f16 or bf16 -> a narrow format by room_tab_loop; 0 (nothing done) where it does not apply */
-static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+/* f16 or bf16 -> a narrow format by room_tab_loop, in rn or rz, or with any_mode (under the room's
+ * MXCSR) in every mode but sr; 0 (nothing done) where it does not apply */
+static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
+                             int any_mode)
 {
 #ifdef V_HAS_TABLE32
+#define ROOM_TCASE_M(S, D, R, O)                                                                      \
+    case R: room_tab_loop(S, D, R, O, dst, src, n); break;
 #define ROOM_TCASE_R(S, D, O)                                                                         \
-    if (o->round == MF_ROUND_NEAREST_EVEN)                                                            \
-        room_tab_loop(S, D, MF_ROUND_NEAREST_EVEN, O, dst, src, n);                                   \
-    else                                                                                              \
-        room_tab_loop(S, D, MF_ROUND_TOWARD_ZERO, O, dst, src, n);
+    switch (o->round) {                                                                               \
+        ROOM_TCASE_M(S, D, MF_ROUND_NEAREST_EVEN, O)                                                  \
+        ROOM_TCASE_M(S, D, MF_ROUND_TOWARD_ZERO, O)                                                   \
+        ROOM_TCASE_M(S, D, MF_ROUND_NEAREST_AWAY, O)                                                  \
+        ROOM_TCASE_M(S, D, MF_ROUND_UP, O)                                                            \
+        ROOM_TCASE_M(S, D, MF_ROUND_DOWN, O)                                                          \
+        ROOM_TCASE_M(S, D, MF_ROUND_ODD, O)                                                           \
+    default: break;                                                                                   \
+    }
 #define ROOM_TCASE(S, D)                                                                              \
     if (s == S && d == D) {                                                                           \
         if (!k_sat_like(D, o->overflow)) {                                                            \
@@ -267,7 +276,8 @@ static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *sr
         return 1;                                                                                     \
     }
 #define ROOM_TCASE_D(D) ROOM_TCASE(MF_FP16, D) ROOM_TCASE(MF_BF16, D)
-    if ((o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_TOWARD_ZERO) || !room_tab_ok(d))
+    if (o->round == MF_ROUND_STOCHASTIC || !room_tab_ok(d) ||
+        (!any_mode && o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_TOWARD_ZERO))
         return 0;
     ROOM_TCASE_D(MF_FP8_E4M3)
     ROOM_TCASE_D(MF_FP8_E5M2)
@@ -277,8 +287,9 @@ static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *sr
 #undef ROOM_TCASE_D
 #undef ROOM_TCASE
 #undef ROOM_TCASE_R
+#undef ROOM_TCASE_M
 #else
-    (void)d, (void)dst, (void)s, (void)src, (void)n, (void)o;
+    (void)d, (void)dst, (void)s, (void)src, (void)n, (void)o, (void)any_mode;
 #endif
     return 0;
 }
@@ -653,7 +664,7 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
 #endif
     else if (s == MF_FP32 && d == MF_E8M0 && k_e8m0_fast_ok(o->round)) /* integer operations only */
         room_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);
-    else if ((s == MF_FP16 || s == MF_BF16) && room_tab_widening(d, dst, s, src, end, o))
+    else if ((s == MF_FP16 || s == MF_BF16) && room_tab_widening(d, dst, s, src, end, o, 0))
         ; /* vcvtph2ps {sae} and a shift widen exactly, whatever MXCSR holds */
     else if (s == MF_FP16 && d == MF_FP32) {
         room_decode_loop(MF_FP16, (uint32_t *)dst, src, end);
@@ -747,7 +758,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         }
         /* stage 1: the block as binary32 (or, from f16 or bf16 in rn saturating, the whole conversion) */
         if ((s == MF_FP16 || s == MF_BF16) && !count &&
-            (room_tab_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o) ||
+            (room_tab_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o, 1) ||
              room_hw16_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o))) {
             b32 = NULL;
         } else if (s == MF_FP32) {
