@@ -266,7 +266,7 @@ END_TEST
 /* The code of element i in a converted array of format d. */
 static uint32_t code_at(mf_format d, const uint8_t *p, size_t i)
 {
-    if (d == MF_BF16)
+    if (d == MF_BF16 || d == MF_FP16)
         return (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
     if (d == MF_FP4_E2M1)
         return (uint32_t)(p[i / 2] >> (4 * (i & 1))) & 0xFu;
@@ -300,7 +300,8 @@ START_TEST(test_rooms_sr_sweep)
                  {MF_FP8_E4M3, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_SATURATE},  {MF_FP6_E3M2, MF_ROUND_UP, MF_OVERFLOW_IEEE},
                  {MF_FP4_E2M1, MF_ROUND_DOWN, MF_OVERFLOW_SATURATE},         {MF_FP8_E4M3, MF_ROUND_ODD, MF_OVERFLOW_IEEE},
                  {MF_FP8_E5M2, MF_ROUND_ODD, MF_OVERFLOW_IEEE},              {MF_BF16, MF_ROUND_ODD, MF_OVERFLOW_IEEE},
-                 {MF_BF16, MF_ROUND_ODD, MF_OVERFLOW_SATURATE}};
+                 {MF_BF16, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},              {MF_FP16, MF_ROUND_ODD, MF_OVERFLOW_IEEE},
+                 {MF_FP16, MF_ROUND_ODD, MF_OVERFLOW_SATURATE}};
     static const ref_mode ref_modes[MF_ROUND_COUNT] = {
         [MF_ROUND_NEAREST_EVEN] = REF_RN, [MF_ROUND_NEAREST_AWAY] = REF_RNA, [MF_ROUND_TOWARD_ZERO] = REF_RZ,
         [MF_ROUND_UP] = REF_RU,           [MF_ROUND_DOWN] = REF_RD,          [MF_ROUND_ODD] = REF_RO,

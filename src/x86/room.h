@@ -28,7 +28,7 @@
  *     which widen in registers, and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
- *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd
+ *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd/ro
  *     without stats. Everything else from f64: portable.
  *   - equal formats: portable (a copy).
  *   - the first 0..3 elements of a stochastic call whose sr_offset is not a multiple of 4 (so that
@@ -219,14 +219,21 @@ MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, 
         vu c1 = room_tab_round(room_load32(S, src, i + MF_VL), D, R, O, &tab);
         vu c2 = room_tab_round(room_load32(S, src, i + 2 * MF_VL), D, R, O, &tab);
         vu c3 = room_tab_round(room_load32(S, src, i + 3 * MF_VL), D, R, O, &tab);
-        if (D == MF_FP4_E2M1)
+        if (D == MF_FP16) {
+            v_store_u16((uint16_t *)dst + i, c0);
+            v_store_u16((uint16_t *)dst + i + MF_VL, c1);
+            v_store_u16((uint16_t *)dst + i + 2 * MF_VL, c2);
+            v_store_u16((uint16_t *)dst + i + 3 * MF_VL, c3);
+        } else if (D == MF_FP4_E2M1)
             v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
         else
             v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
     }
     for (; i < n; i += MF_VL) {
         vu c = room_tab_round(room_load32(S, src, i), D, R, O, &tab);
-        if (D == MF_FP4_E2M1)
+        if (D == MF_FP16)
+            v_store_u16((uint16_t *)dst + i, c);
+        else if (D == MF_FP4_E2M1)
             v_store_u4((uint8_t *)dst + i / 2, c);
         else
             v_store_u8((uint8_t *)dst + i, c);
@@ -360,7 +367,8 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         return;
     }
 #ifdef V_HAS_TABLE32
-    if (R != MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D) && D != MF_FP16) {
+    if (R != MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D) &&
+        (D != MF_FP16 || R == MF_ROUND_NEAREST_AWAY || R == MF_ROUND_ODD)) { /* f16's other modes: F16C above */
         room_tab_loop(MF_FP32, D, R, O, dst, src, n); /* rn, rz (room_direct's too), rna, ru, rd, ro */
         return;
     }
@@ -687,7 +695,7 @@ static int room_vectorizable(mf_format d, mf_format s, const mf_opts *o, int cou
             return 0;
         if (d == MF_FP32)
             return o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO ||
-                   o->round == MF_ROUND_UP || o->round == MF_ROUND_DOWN;
+                   o->round == MF_ROUND_UP || o->round == MF_ROUND_DOWN || o->round == MF_ROUND_ODD;
     }
     return 1;
 }
@@ -767,14 +775,18 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
             const double *sp = (const double *)src + blk;
             uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
             /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd */
-            static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0, 0x6000u, 0x4000u, 0x2000u, 0, 0};
+            static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0, 0x6000u, 0x4000u, 0x2000u, 0x6000u, 0};
             _mm_setcsr(((csr & ~0xE040u) | 0x1F80u) | (d == MF_FP32 ? rc[o->round] : 0x6000u));
             csr_set = 1;
             for (i = 0; i < m; i += MF_VL) {
-                if (d == MF_FP32)
+                if (d == MF_FP32 && o->round != MF_ROUND_ODD) {
                     v_store_u32(out + i, hw_f64_to_f32(sp + i, o->round));
-                else
-                    v_store_u32(out + i, hw_f64_to_f32_ro(sp + i));
+                } else {
+                    vu u = hw_f64_to_f32_ro(sp + i);
+                    if (d == MF_FP32) /* NaN: the binary32 NaN code, as hw_f64_to_f32 gives */
+                        u = v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
+                    v_store_u32(out + i, u);
+                }
             }
             _mm_setcsr((csr & ~0xE040u) | 0x1F80u); /* restored below */
             if (d == MF_FP32) {
