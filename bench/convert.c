@@ -102,11 +102,13 @@ static const bcase cases[] = {
     {"f64->e4m3", "rn sat", MF_FP64, MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, NULL, NULL, NULL, NULL},
     {"f16->e4m3", "rn sat", MF_FP16, MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, NULL, NULL, NULL, NULL},
     {"bf16->e4m3", "rn sat", MF_BF16, MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, NULL, NULL, NULL, NULL},
-    /* beyond the list: a mode without a table kernel, and narrow -> narrow through binary32 */
+    /* beyond the list: other modes and policies, narrow -> narrow (byte tables) */
     {"f32->e4m3", "rna sat", MF_FP32, MF_FP8_E4M3, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_SATURATE, NULL, NULL, NULL, NULL},
     {"f16->bf16", "rn", MF_FP16, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, NULL, NULL, NULL, NULL},
     {"e5m2->e4m3", "rn sat", MF_FP8_E5M2, MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, NULL, NULL, NULL, NULL},
     {"e4m3->bf16", "-", MF_FP8_E4M3, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, NULL, NULL, NULL, NULL},
+    {"f32->e5m2", "rd", MF_FP32, MF_FP8_E5M2, MF_ROUND_DOWN, MF_OVERFLOW_IEEE, NULL, NULL, NULL, NULL},
+    {"e4m3->e2m1", "rn sat", MF_FP8_E4M3, MF_FP4_E2M1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, NULL, NULL, NULL, NULL},
 };
 
 typedef struct size_class {
