@@ -902,7 +902,7 @@ static int room_lut(mf_format d, void *dst, mf_format s, const void *src, size_t
 static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format s, const void *src, size_t n,
                                                const mf_opts *o, mf_stats *st)
 {
-    if (!st && (room_lut(d, dst, s, src, n, o) || room_direct(d, dst, s, src, n, o)))
+    if (!st && (room_direct(d, dst, s, src, n, o) || room_lut(d, dst, s, src, n, o)))
         return;
     room_blocked(d, dst, s, src, n, o, st);
 }
