@@ -150,9 +150,10 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
 }
 
 #ifdef V_HAS_TABLE32
-/* ---- binary32 -> a narrow format, rn, saturating, no statistics: k_round_rn_fast with a table ------
- * Under saturation |x| can first be clamped to max itself (rounding is monotonic and max is on the
- * grid, so min(round(|x|), max) = round(min(|x|, max))): no later clamp of the code is needed, and
+/* ---- binary32 -> a narrow format, rn, no statistics: k_round_rn_fast with a table ------------------
+ * |x| can first be clamped to max itself (rounding is monotonic and max is on the grid, so
+ * min(round(|x|), max) = round(min(|x|, max))): no later clamp of the code is needed (the IEEE policy's
+ * overflows are found on |x| before the clamp, k_tab_finish), and
  * M takes at most 32 values, one per binary32 exponent from the target's emin to max's, so it is
  * looked up rather than computed. NaN lanes (clamped like the rest) take the NaN code, which is
  * all ones below the sign in every format: one masked ternary-logic op both cuts the code out of the
