@@ -320,28 +320,18 @@ MF_V vu k_round_sr_sat_tab(vu u, vu rbits, const k_rn_tab *t)
     return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srlv(u, t->sh), t->nan);
 }
 
-/* ---- binary32 -> bf16, sr, no statistics: bf16 keeps binary32's exponent range, so for every finite
- * input (subnormals too) the code is (|x| + (rbits >> 16)) >> 16: the 16 discarded bits plus the top 16
- * random bits carry iff f * 2^32 + rbits does. A carry out of the largest finite value, or an
- * infinite input, lands on the infinity code; saturation clamps it to max. */
-MF_V vu k_round_sr_bf16(vu u, vu rbits, const mf_overflow o)
-{
-    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
-    vu code = v_srli(v_add(a0, v_srli(rbits, 16)), 16);
-    if (o == MF_OVERFLOW_SATURATE)
-        code = v_min_u(code, v_set1(0x7F7Fu));
-    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srli(u, 16), v_set1(0x7FFFu));
-}
 #endif
 
-/* ---- binary32 -> bf16, rn, rna, rz, ru, rd or ro, no statistics -----------------------------------------
+/* ---- binary32 -> bf16, every mode, no statistics -----------------------------------------------------
  * bf16 keeps binary32's exponent range, so rounding is integer arithmetic on the 16 discarded bits of
  * |x| (binary32 subnormals too): add what makes the kept part carry where the mode rounds up (rn: 0x7FFF
- * plus the kept part's last bit; rna: 0x8000; ru on +x, rd on -x: 0xFFFF), or or the sticky bit in (ro).
- * A carry out of the largest finite value lands on the infinity code, as IEEE overflow in those modes
- * says; rz and ro never carry that far; saturation clamps the magnitude to max. */
-MF_V vu k_round_bf16(vu u, const mf_round r, const mf_overflow o)
+ * plus the kept part's last bit; rna: 0x8000; ru on +x, rd on -x: 0xFFFF; sr: the top 16 random bits,
+ * which carry iff f * 2^32 + rbits does), or or the sticky bit in (ro). A carry out of the largest finite
+ * value lands on the infinity code, as IEEE overflow in those modes says; rz and ro never carry that far;
+ * saturation clamps the magnitude to max. */
+MF_V vu k_round_bf16(vu u, const mf_round r, const mf_overflow o, vu rbits)
 {
+    const mf__fmt f = mf__fmt_get(MF_BF16);
     const vu a = v_and(u, v_set1(0x7FFFFFFFu));
     const vm neg = v_gt_u(u, v_set1(0x7FFFFFFFu));
     vu code;
@@ -353,12 +343,17 @@ MF_V vu k_round_bf16(vu u, const mf_round r, const mf_overflow o)
     case MF_ROUND_UP: code = v_srli(v_add(a, v_blend(neg, v_set1(0xFFFFu), v_zero())), 16); break;
     case MF_ROUND_DOWN: code = v_srli(v_add(a, v_blend(neg, v_zero(), v_set1(0xFFFFu))), 16); break;
     case MF_ROUND_ODD: code = v_or_m1(v_test(a, v_set1(0xFFFFu)), v_srli(a, 16)); break;
+    case MF_ROUND_STOCHASTIC: code = v_srli(v_add(a, v_srli(rbits, 16)), 16); break;
     default: code = v_srli(a, 16); break;
     }
     if (o == MF_OVERFLOW_SATURATE)
-        code = v_min_u(code, v_set1(0x7F7Fu));
+        code = v_min_u(code, v_set1((uint32_t)mf__fmt_max_code(f)));
+#ifdef V_HAS_TABLE32 /* the NaN code is also the mask that takes the magnitude from code, the sign from u */
+    return v_keep_select(v_lt_u(a, v_set1(0x7F800001u)), code, v_srli(u, 16), v_set1((uint32_t)mf__fmt_nan_code(f)));
+#else
     code = v_or(code, v_srli(v_and(u, v_set1(K_H)), 16));
-    return v_blend(v_gt_u(a, v_set1(0x7F800000u)), code, v_set1((uint32_t)mf__fmt_nan_code(mf__fmt_get(MF_BF16))));
+    return v_blend(v_gt_u(a, v_set1(0x7F800000u)), code, v_set1((uint32_t)mf__fmt_nan_code(f)));
+#endif
 }
 
 /* ---- binary32 -> e8m0, one vector: the code is the binary32 exponent, rounded on |x| ------------ */

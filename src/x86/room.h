@@ -85,7 +85,7 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const 
 MF_V vm hw_bf16_special(vu u) { return v_nonzero(u); }
 MF_V void hw_bf16_fix(uint16_t *p, vu u)
 {
-    v_store_u16(p, k_round(u, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, v_zero(), 0, NULL));
+    v_store_u16(p, k_round_bf16(u, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, v_zero()));
 }
 MF_V void hw_bf16_plain(uint16_t *p, vu u) { hw_bf16_fix(p, u); }
 MF_V int hw_bf16_direct_ok(void) { return 0; }
@@ -109,8 +109,9 @@ MF_V vu room_load32(const mf_format S, const void *src, size_t i)
 /* MF_VL f16 or bf16 codes at p with the infinities made +-max (the code below them) */
 MF_V void room_hw16_sat(uint16_t *p, const int bf16)
 {
+    const uint32_t inf = (uint32_t)mf__fmt_inf_code(mf__fmt_get(bf16 ? MF_BF16 : MF_FP16));
     const vu c = v_load_u16(p);
-    v_store_u16(p, v_blend(v_eq(v_and(c, v_set1(0x7FFFu)), v_set1(bf16 ? 0x7F80u : 0x7C00u)), c, v_sub(c, v_set1(1))));
+    v_store_u16(p, v_blend(v_eq(v_and(c, v_set1(0x7FFFu)), v_set1(inf)), c, v_sub(c, v_set1(1))));
 }
 
 /* The hardware conversions, four vectors a step: one test for the lanes they get wrong (for f16,
@@ -334,11 +335,9 @@ MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflo
 #ifdef V_HAS_TABLE32
     else if (R == MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16)
         c = k_round_sr_sat_tab(u, rb, (const k_rn_tab *)tp);
-    else if (R == MF_ROUND_STOCHASTIC && !C && D == MF_BF16)
-        c = k_round_sr_bf16(u, rb, O);
 #endif
-    else if (D == MF_BF16 && !C && R != MF_ROUND_STOCHASTIC)
-        c = k_round_bf16(u, R, O);
+    else if (D == MF_BF16 && !C)
+        c = k_round_bf16(u, R, O, rb);
     else if (D == MF_E8M0)
         c = k_round_e8m0(u, R, O, rb, C, ct);
     else
@@ -764,7 +763,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
                 _mm_prefetch(next + i, _MM_HINT_T0);
             dp = obuf;
         }
-        /* stage 1: the block as binary32 (or, from f16 or bf16 in rn saturating, the whole conversion) */
+        /* stage 1: the block as binary32 (or, from f16 or bf16 widened in registers, the whole conversion) */
         if ((s == MF_FP16 || s == MF_BF16) && !count &&
             (room_tab_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o, 1) ||
              room_hw16_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o))) {

@@ -31,7 +31,7 @@ MF_V void hw_bf16_fix(uint16_t *p, vu u)
     const __m512 x = _mm512_castsi512_ps(u);
     __mmask16 nan;
     if (_mm512_fpclass_ps_mask(x, 0x20)) { /* denormal */
-        v_store_u16(p, k_round(u, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, v_zero(), 0, NULL));
+        v_store_u16(p, k_round_bf16(u, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, v_zero()));
         return;
     }
     hw_bf16_plain(p, u);

@@ -87,7 +87,6 @@ MF_V vu v_keep_select(vm keep, vu a, vu b, vu c) { return _mm512_mask_ternarylog
 MF_V vm v_gt_u(vu a, vu b) { return _mm512_cmpgt_epu32_mask(a, b); }
 MF_V vm v_ge_u(vu a, vu b) { return _mm512_cmpge_epu32_mask(a, b); }
 MF_V vm v_lt_u(vu a, vu b) { return _mm512_cmplt_epu32_mask(a, b); }
-MF_V vm v_gt_s(vu a, vu b) { return _mm512_cmpgt_epi32_mask(a, b); }
 MF_V vm v_eq(vu a, vu b) { return _mm512_cmpeq_epi32_mask(a, b); }
 MF_V vm v_ne(vu a, vu b) { return _mm512_cmpneq_epi32_mask(a, b); }
 MF_V vm v_nonzero(vu a) { return _mm512_test_epi32_mask(a, a); }
