@@ -6,8 +6,9 @@
 __global__ void quantize(const float *x, uint8_t *q, int n, uint64_t seed)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) // stochastic rounding to e4m3 with the library's Philox stream: same bits as the CPU
-        q[i] = mf_e4m3_bits(mf_f32_to_e4m3_sr_sat(x[i], mf_sr_bits(seed, (uint64_t)i)));
+    if (i < n) // stochastic rounding to e4m3 with the library's Philox stream, 8 bits an element
+               // (mf_sr_width(MF_FP8_E4M3)): the same bits as mf_convert on the CPU
+        q[i] = mf_e4m3_bits(mf_f32_to_e4m3_sr_sat(x[i], mf_sr_rbits(seed, (uint64_t)i, 8)));
 }
 
 int main()

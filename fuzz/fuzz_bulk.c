@@ -15,7 +15,7 @@
  * Checked: the return code is the one the documentation promises (when several errors apply, any
  * of them); on error nothing in the arena or the stats changed; on success every destination element
  * equals the scalar result for the decoded source element (mf_from_f64 with rbits
- * mf_sr_bits(seed, sr_offset + i); exact decoding where the destination holds every source value,
+ * mf_sr_rbits(seed, sr_offset + i, mf_sr_width(dst)); exact decoding where the destination holds every source value,
  * but +-inf -> +-max when saturating; a copy for equal formats), bytes outside the destination, and the high nibble of an odd e2m1
  * tail, are untouched, FP6 outputs have their top two bits clear, and the stats equal the
  * per-element events (mf_from_f64_ev, or NaN input / subnormal output for decoding and copies).
@@ -139,7 +139,7 @@ static uint64_t expect_elem(mf_format df, mf_format sf, uint64_t code, const mf_
     } else {
         mf_round r = o ? o->round : MF_ROUND_NEAREST_EVEN;
         mf_overflow ov = o ? o->overflow : MF_OVERFLOW_IEEE;
-        uint32_t rb = (o && r == MF_ROUND_STOCHASTIC) ? mf_sr_bits(o->seed, o->sr_offset + i) : 0u;
+        uint32_t rb = (o && r == MF_ROUND_STOCHASTIC) ? mf_sr_rbits(o->seed, o->sr_offset + i, mf_sr_width(df)) : 0u;
         out = mf_from_f64_ev(df, v, r, ov, rb, ev);
     }
     return out;

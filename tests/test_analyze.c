@@ -111,9 +111,9 @@ typedef struct {
 
 static double eff_scale(const mf_analyze_opts *o) { return o->scale == 0 ? 1.0 : o->scale; }
 
-static uint32_t rbits_of(const mf_analyze_opts *o, size_t i)
+static uint32_t rbits_of(mf_format fmt, const mf_analyze_opts *o, size_t i)
 {
-    return o->round == MF_ROUND_STOCHASTIC ? mf_sr_bits(o->seed, o->sr_offset + i) : 0u;
+    return o->round == MF_ROUND_STOCHASTIC ? mf_sr_rbits(o->seed, o->sr_offset + i, mf_sr_width(fmt)) : 0u;
 }
 
 static void reference(mf_format fmt, const tensor *t, const mf_analyze_opts *o, ref_t *ref)
@@ -129,7 +129,7 @@ static void reference(mf_format fmt, const tensor *t, const mf_analyze_opts *o, 
     for (i = 0; i < t->n; i++) {
         double x = t->x[i], s = x * scale, y;
         unsigned ev = 0;
-        uint32_t code = mf_from_f64_ev(fmt, s, o->round, o->overflow, rbits_of(o, i), &ev);
+        uint32_t code = mf_from_f64_ev(fmt, s, o->round, o->overflow, rbits_of(fmt, o, i), &ev);
         int fin = isfinite(x), s_inf = fin && isinf(s), s_zero = fin && x != 0 && s == 0, ovf;
         y = mf_to_f64(fmt, code);
         ovf = (ev & MF_EVENT_OVERFLOW) || s_inf;
@@ -217,7 +217,7 @@ static int any_event_at(mf_format fmt, const tensor *t, const mf_analyze_opts *o
         unsigned ev = 0;
         if (!isfinite(x) || x == 0)
             continue;
-        (void)mf_from_f64_ev(fmt, ldexp(x, k), o->round, o->overflow, rbits_of(o, i), &ev);
+        (void)mf_from_f64_ev(fmt, ldexp(x, k), o->round, o->overflow, rbits_of(fmt, o, i), &ev);
         if (ev & which)
             return 1;
     }
@@ -539,39 +539,38 @@ START_TEST(test_stochastic_thresholds)
 }
 END_TEST
 
-/* Stochastic rounding keeps a tiny value nonzero only when its random bits are close to 2^32: with
- * bits >= 2^32 - 2^8 an element still rounds up 24 binades below the min subnormal. Find such
- * stream indices and put tiny elements there, so that the safe scale_down reaches that deep. */
+/* Stochastic rounding keeps a tiny value nonzero only when its random bits are close to 2^32: an
+ * element whose w random bits (mf_sr_width) are all ones still rounds up from 1.5 * 2^-w of the min
+ * subnormal, w binades below it (for f32's 32 bits, bits >= 2^32 - 2^8 reach 24 binades down). Find
+ * such a stream index for each width and put a tiny element there, so that the safe scale_down
+ * reaches that deep. */
 START_TEST(test_stochastic_deep_underflow)
 {
     const uint64_t seed = 0x5EED;
-    uint64_t idx, found[4];
-    int nf = 0, fi, cases = 0;
-    for (idx = 0; nf < 4 && idx < ((uint64_t)1 << 28); idx += 4) {
-        mf_philox4x32 b = mf_sr_block(seed, idx);
-        int w;
-        for (w = 0; w < 4 && nf < 4; w++)
-            if (b.v[w] >= 0xFFFFFF00u)
-                found[nf++] = idx + (uint64_t)w;
-    }
-    ck_assert_int_eq(nf, 4);
+    int fi, cases = 0;
     for (fi = 0; fi < 9; fi++) {
+        const unsigned w = mf_sr_width(DST[fi]);
+        const uint32_t lucky = w == 32 ? 0xFFFFFF00u : (uint32_t)(0xFFFFFFFFu << (32 - w));
         mf_format_desc d;
         double v[64];
+        uint64_t idx;
         int j;
         tensor t;
         mf_analyze_opts o;
         if (DST[fi] == MF_E8M0)
             continue; /* nothing underflows */
+        for (idx = 0; idx < ((uint64_t)1 << 28) && mf_sr_rbits(seed, idx, w) < lucky; idx++)
+            ;
+        ck_assert_uint_ge(mf_sr_rbits(seed, idx, w), lucky);
         mf_format_describe(DST[fi], &d);
-        /* element j sits at stream index found[0] + j: the first is the lucky one */
+        /* element j sits at stream index idx + j: the first is the lucky one */
         for (j = 0; j < 64; j++)
-            v[j] = j == 0 ? d.min_subnormal * 0x1.8p-22 : 1.0;
+            v[j] = j == 0 ? d.min_subnormal * ldexp(1.5, w == 32 ? -22 : -(int)w) : 1.0;
         tensor_build(&t, MF_FP32, v, 64);
         memset(&o, 0, sizeof o);
         o.round = MF_ROUND_STOCHASTIC;
         o.seed = seed;
-        o.sr_offset = found[0];
+        o.sr_offset = idx;
         check_one(DST[fi], &t, &o, "sr deep");
         tensor_free(&t);
         cases++;

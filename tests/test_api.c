@@ -119,7 +119,7 @@ START_TEST(test_bulk_equals_scalar_f32)
                     ck_assert_int_eq(mf_convert(narrow[k], dst, MF_FP32, src, n, &opt), MF_OK);
                     for (i = 0; i < n; i++) {
                         uint32_t want = mf_from_f32(narrow[k], src[i], (mf_round)r, (mf_overflow)o,
-                                                    mf_sr_bits(opt.seed, opt.sr_offset + i));
+                                                    mf_sr_rbits(opt.seed, opt.sr_offset + i, mf_sr_width(narrow[k])));
                         MF_EXPECT(elem(narrow[k], dst, i) == want, "fmt %d n %zu i %zu", (int)narrow[k], n, i);
                     }
                     /* nothing past the end: untouched canary bytes (and the odd e2m1 high nibble) */
@@ -174,7 +174,7 @@ START_TEST(test_bulk_any_pair)
                         MF_EXPECT(got == want || (isnan(got) && isnan(ref[i])), "decode %d->%d i %zu", s, d, i);
                     } else {
                         uint32_t want = mf_from_f64((mf_format)d, ref[i], (mf_round)r, MF_OVERFLOW_SATURATE,
-                                                    mf_sr_bits(99, i));
+                                                    mf_sr_rbits(99, i, mf_sr_width((mf_format)d)));
                         MF_EXPECT(elem((mf_format)d, dst, i) == want, "%d->%d mode %d i %zu", s, d, r, i);
                     }
                 }
@@ -253,7 +253,7 @@ START_TEST(test_stats_match_events)
                 memset(&st, 0xFF, sizeof st);
                 for (i = 0; i < N; i++) {
                     unsigned ev = 0;
-                    mf_from_f32_ev(narrow[k], src[i], (mf_round)r, (mf_overflow)o, mf_sr_bits(5, i), &ev);
+                    mf_from_f32_ev(narrow[k], src[i], (mf_round)r, (mf_overflow)o, mf_sr_rbits(5, i, mf_sr_width(narrow[k])), &ev);
                     want.overflow += !!(ev & MF_EVENT_OVERFLOW);
                     want.underflow += !!(ev & MF_EVENT_UNDERFLOW);
                     want.subnormal += !!(ev & MF_EVENT_SUBNORMAL);
@@ -421,7 +421,27 @@ START_TEST(test_philox_known_answers)
         mf_philox4x32 out = mf_philox4x32_10(c, 0x89ABCDEFu, 0x01234567u);
         for (j = 0; j < 4; j++)
             ck_assert_uint_eq(mf_sr_bits(0x0123456789ABCDEFu, 20 + (uint64_t)j), out.v[j]);
+        /* the slices: 16-bit elements 2k, 2k+1 take word k's low, high half; 8-bit elements 4k..4k+3
+         * its bytes from the lowest; each at the top of rbits */
+        for (j = 0; j < 4; j++) {
+            const uint32_t w = out.v[j];
+            ck_assert_uint_eq(mf_sr_rbits(0x0123456789ABCDEFu, 20 + (uint64_t)j, 32), w);
+            ck_assert_uint_eq(mf_sr_rbits(0x0123456789ABCDEFu, 40 + 2 * (uint64_t)j, 16), (w & 0xFFFFu) << 16);
+            ck_assert_uint_eq(mf_sr_rbits(0x0123456789ABCDEFu, 41 + 2 * (uint64_t)j, 16), w & 0xFFFF0000u);
+            for (k = 0; k < 4; k++)
+                ck_assert_uint_eq(mf_sr_rbits(0x0123456789ABCDEFu, 80 + 4 * (uint64_t)j + (uint64_t)k, 8),
+                                  ((w >> (8 * k)) & 0xFFu) << 24);
+        }
     }
+    /* the widths: what the hardware's stochastic conversions take per element */
+    ck_assert_uint_eq(mf_sr_width(MF_FP32), 32);
+    ck_assert_uint_eq(mf_sr_width(MF_FP16), 16);
+    ck_assert_uint_eq(mf_sr_width(MF_BF16), 16);
+    for (k = MF_FP8_E4M3; k <= MF_E8M0; k++)
+        ck_assert_uint_eq(mf_sr_width((mf_format)k), 8);
+    /* the index wraps at 2^64: element 2^64 - 1 takes the top slice of word 2^(64 - sh) - 1 */
+    ck_assert_uint_eq(mf_sr_rbits(7, UINT64_MAX, 8), mf_sr_bits(7, UINT64_MAX >> 2) & 0xFF000000u);
+    ck_assert_uint_eq(mf_sr_rbits(7, UINT64_MAX, 16), mf_sr_bits(7, UINT64_MAX >> 1) & 0xFFFF0000u);
 }
 END_TEST
 

@@ -647,7 +647,7 @@ static void expect_rounded(mf_format d, const void *dst, const float *y, size_t 
             want.inexact += sat;
         } else {
             unsigned ev = 0;
-            uint32_t rb = mf_sr_bits(o->seed, o->sr_offset + i);
+            uint32_t rb = mf_sr_rbits(o->seed, o->sr_offset + i, mf_sr_width(d));
             uint32_t c = mf_from_f32_ev(d, y[i], o->round, o->overflow, rb, &ev);
             MF_EXPECT(load_code(d, dst, i) == c, "%s: element %zu: 0x%llx, want 0x%x (binary32 %a)", what, i,
                       (unsigned long long)load_code(d, dst, i), c, (double)y[i]);
@@ -1098,7 +1098,7 @@ START_TEST(test_softmax_layouts)
         ck_assert_int_eq(mf_softmax(lg, MF_FP32, y, MF_FP32, y2, ROWS, COLS, NULL), MF_OK);
         for (i = 0; i < ROWS * COLS; i++)
             MF_EXPECT(load_code(MF_FP4_E2M1, p, i) ==
-                          mf_from_f32(MF_FP4_E2M1, y[i], MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, mf_sr_bits(99, 1 + i)),
+                          mf_from_f32(MF_FP4_E2M1, y[i], MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, mf_sr_rbits(99, 1 + i, 8)),
                       "e2m1 element %zu", i);
     }
     /* unary in place, f16 and packed e2m1 (odd n) */

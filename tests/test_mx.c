@@ -310,7 +310,7 @@ static size_t check_quantize(const tinfo *t, mf_mx_scale_rule rule, mf_mx_axis a
     for (i = 0; i < n; i++) {
         size_t r = i / cols, c = i % cols;
         unsigned k8 = axis == MF_MX_ROWWISE ? sc[r * (cols / 32) + c / 32] : sc[(r / 32) * cols + c];
-        uint32_t rb = rmode == MF_ROUND_STOCHASTIC ? mf_sr_bits(seed, off + i) : 0;
+        uint32_t rb = rmode == MF_ROUND_STOCHASTIC ? mf_sr_rbits(seed, off + i, 8) : 0; /* every element format has 8 bits or fewer */
         unsigned ev = 0;
         uint32_t w = ref_elem(t, x[i], k8, rmode, rb, &ev);
         uint32_t g = get_elem(t, flags, el, i);

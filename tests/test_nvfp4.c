@@ -179,7 +179,7 @@ static void te_quantize(const float *x, size_t rows, size_t cols, mf_mx_axis axi
         block_scale_inverse = fminf(1.0f / ((float)e4m3_value(S_dec_b_fp8) * S_dec), FLT_MAX);
         for (j = 0; j < 16; j++) {
             const float v = x[idx[j]] * block_scale_inverse;
-            const uint32_t rb = sr ? mf_sr_bits(seed, off + idx[j]) : 0u;
+            const uint32_t rb = sr ? mf_sr_rbits(seed, off + idx[j], 8) : 0u;
             unsigned q = sr ? ref_e2m1_sr(v, rb) : ref_e2m1_rn(v), ev = 0;
             out->el[idx[j] / 2] |= (uint8_t)(q << (4 * (idx[j] & 1)));
             (void)mf_from_f32_ev(MF_FP4_E2M1, v, sr ? MF_ROUND_STOCHASTIC : MF_ROUND_NEAREST_EVEN,

@@ -225,8 +225,10 @@ START_TEST(test_rooms_lengths)
             for (n = 0; n <= 257; n++) {
                 int r = (int)(next() % MF_ROUND_COUNT);
                 mf_stats st;
-                /* stream offsets near 4 * 2^32, where the Philox block counter's low word wraps */
-                uint64_t off = (n % 5 == 0) ? ((uint64_t)1 << 34) - 4 * (next() % 40) - next() % 4 : next() % 8;
+                /* stream offsets near 4 * 2^32 stream words (elements: times 32 / mf_sr_width(d)), where
+                 * the Philox block counter's low word wraps */
+                const int sh = mf_sr_width(d) == 16 ? 1 : mf_sr_width(d) == 8 ? 2 : 0;
+                uint64_t off = (n % 5 == 0) ? ((uint64_t)1 << (34 + sh)) - 4 * (next() % 40) - next() % 4 : next() % 8;
                 mf_opts opt = {(mf_round)r, (mf_overflow)(n & 1), next(), off, (n & 2) ? &st : NULL, 0};
                 size_t sfix = s == MF_FP4_E2M1 ? 0 : n % 8, dfix = (n / 8) % 8;
                 check_one(room, d, s, n, sfix, dfix, &opt);
@@ -251,10 +253,13 @@ START_TEST(test_rooms_philox_wrap)
         if (room == &mf__room_portable || !mf__room_supported(room))
             continue;
         for (k = 0; k < 64; k++) {
-            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 77, ((uint64_t)1 << 34) - 4 * k - 1000, NULL, 0};
+            /* the wrap is at 2^34 stream words: element 2^36 of an 8-bit destination, 2^35 of bf16 */
+            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 77, ((uint64_t)1 << 36) - 4 * k - 1000, NULL, 0};
             check_one(room, MF_FP8_E4M3, MF_FP32, 1500, 0, 0, &opt);
-            opt.sr_offset = ((uint64_t)1 << 34) - 4 * k - 1000 + (k & 3);
+            opt.sr_offset = ((uint64_t)1 << 35) - 4 * k - 1000 + (k & 3);
             check_one(room, MF_BF16, MF_FP32, 1500, 0, 0, &opt);
+            opt.sr_offset = ((uint64_t)1 << 35) - 8 * k - 1200 + (k & 7); /* several 512-element chunks */
+            check_one(room, MF_FP16, MF_FP32, 2000, 0, 0, &opt);
             /* and across the wrap of the stream index itself, at 2^64 (found by fuzz_bulk) */
             opt.sr_offset = (uint64_t)0 - 4 * k - 300 - (k & 3);
             check_one(room, MF_FP6_E2M3, MF_FP8_E5M2, 1500, 0, 0, &opt);
@@ -277,7 +282,7 @@ static uint32_t code_at(mf_format d, const uint8_t *p, size_t i)
  * patterns spread over every binade (each 1024th pattern, at a moving offset): the rooms' own kernels
  * against the portable room,
  * and every room (the portable one too) against the textbook reference tests/oracle/ref.c, which shares
- * no code with src/, on each 64th element (rbits from mf_sr_bits, the stream's definition). The full
+ * no code with src/, on each 64th element (rbits from mf_sr_rbits, the stream's definition). The full
  * sweep of all 2^32 patterns against the portable room was run once by hand (docs/performance.md). */
 START_TEST(test_rooms_sr_sweep)
 {
@@ -326,7 +331,7 @@ START_TEST(test_rooms_sr_sweep)
                     uint32_t ref;
                     memcpy(&x, &in[j], 4);
                     ref = ref_round(refs[cases[k].d], (double)x, ref_modes[cases[k].r],
-                                     cases[k].o == MF_OVERFLOW_SATURATE, mf_sr_bits(o.seed, o.sr_offset + j), NULL);
+                                     cases[k].o == MF_OVERFLOW_SATURATE, mf_sr_rbits(o.seed, o.sr_offset + j, mf_sr_width(cases[k].d)), NULL);
                     if (code_at(cases[k].d, b, j) != ref) {
                         MF_EXPECT(0, "%s f32 -> %s %s %s: input %#x gives %#x, the reference %#x", room->name,
                                   mf_format_name(cases[k].d), mf_round_name(cases[k].r), mf_overflow_name(cases[k].o),

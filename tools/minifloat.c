@@ -58,7 +58,7 @@ static const char usage_text[] =
     "  --to FORMAT        output format (required)\n"
     "  -r, --round MODE   rounding mode (default rn)\n"
     "  --sat, --saturate  overflow saturates to +-max (default: IEEE overflow)\n"
-    "  --seed S           Philox seed of -r sr; element i of the stream uses counter i (default 0)\n"
+    "  --seed S           Philox seed of -r sr; one stream over the whole input (default 0)\n"
     "  --text             one number per line in and out (--text-in, --text-out: one side only);\n"
     "                     an input number is rounded (rn) into --from first, unless --from is f64\n"
     "  --hex              codes in hexadecimal instead of numbers (--hex-in, --hex-out: one side)\n"

@@ -34,7 +34,7 @@ MF_BEGIN_DECLS
 
 typedef struct mf_analyze_opts {
     mf_format src_format; /* the data's format: MF_FP32 (0, the default), MF_FP64, MF_FP16 or MF_BF16 */
-    mf_round round;       /* as for mf_convert; stochastic uses mf_sr_bits(seed, sr_offset + i) */
+    mf_round round;       /* as for mf_convert; sr: mf_sr_rbits(seed, sr_offset + i, mf_sr_width(fmt)) */
     mf_overflow overflow;
     uint64_t seed;
     uint64_t sr_offset;

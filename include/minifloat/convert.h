@@ -16,8 +16,9 @@ MF_BEGIN_DECLS
  *
  * Any pair of formats is accepted, f64 included; decoding is exact, so the one rounding is the one
  * into dst_fmt, under opts->round and opts->overflow. opts may be NULL (rn, IEEE, no stats). Under
- * MF_ROUND_STOCHASTIC element i uses mf_sr_bits(opts->seed, opts->sr_offset + i) (minifloat/philox.h),
- * so the result does not depend on how a tensor is split into calls, threads or SIMD lanes.
+ * MF_ROUND_STOCHASTIC element i uses mf_sr_rbits(opts->seed, opts->sr_offset + i, mf_sr_width(dst_fmt))
+ * (minifloat/philox.h), so the result does not depend on how a tensor is split into calls, threads or
+ * SIMD lanes.
  * If opts->stats is set it receives this call's counts (overwritten, not accumulated). With
  * opts->threads > 1, arrays of a million elements or more are split over up to that many threads;
  * the bytes and counts are those of one thread.

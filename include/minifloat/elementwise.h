@@ -42,7 +42,8 @@ typedef enum {
 /* Apply op to n elements of src (format src_fmt) and round the results into dst (format dst_fmt).
  *
  * Any formats are accepted (f64 included). opts may be NULL (rn, IEEE, no stats). Under
- * MF_ROUND_STOCHASTIC element i uses mf_sr_bits(opts->seed, opts->sr_offset + i), as mf_convert does.
+ * MF_ROUND_STOCHASTIC element i uses mf_sr_rbits(opts->seed, opts->sr_offset + i, mf_sr_width(dst_fmt)),
+ * as mf_convert does.
  * If opts->stats is set it receives this call's counts (overwritten, not accumulated). opts->threads is
  * checked, but the work runs on the calling thread. dst may be src itself when both formats have the same
  * storage width (in place); any other overlap is refused.

@@ -30,8 +30,9 @@
  *              array before handing it to a cuBLASLt block-scaled GEMM.
  *
  * Stochastic rounding (opts->round = MF_ROUND_STOCHASTIC) gives element i (the flat index above) the
- * random word mf_sr_bits(opts->seed, opts->sr_offset + i) (minifloat/philox.h), so a tensor split
- * into calls by rows gives the same bytes when each call's sr_offset is its first flat index.
+ * random bits mf_sr_rbits(opts->seed, opts->sr_offset + i, 8) (minifloat/philox.h; width 8 for every
+ * element format, MXINT8 included), so a tensor split into calls by rows gives the same bytes when each
+ * call's sr_offset is its first flat index.
  *
  * Functions return MF_OK or a negative MF_E_* code, and write nothing when they return an error.
  */

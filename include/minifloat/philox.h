@@ -4,18 +4,30 @@
  * a 128-bit counter and a 64-bit key, so any element's random bits can be computed alone, on any
  * thread, SIMD lane or device, and the results never depend on how the work was split.
  *
- * The bulk functions give element i of a call the 32 bits
+ * The stream is the sequence of 32-bit words
  *
- *     mf_sr_bits(opts.seed, opts.sr_offset + i)
- *   = word (idx & 3) of Philox4x32-10(counter = {idx >> 2 (low, high 32 bits), 0, 0},
- *                                     key = {seed (low, high 32 bits)})      with idx = sr_offset + i
+ *     mf_sr_bits(seed, k)
+ *   = word (k & 3) of Philox4x32-10(counter = {k >> 2 (low, high 32 bits), 0, 0},
+ *                                   key = {seed (low, high 32 bits)})
  *
- * so one Philox block serves four consecutive elements.
+ * and a bulk call rounding to format fmt gives element i (stream index idx = sr_offset + i) a slice
+ * of it as wide as the hardware's stochastic conversions take (PTX cvt.rs: 32 bits for a pair of
+ * f16/bf16 results, 32 for four fp8/fp6/fp4 results):
+ *
+ *     rbits(i) = mf_sr_rbits(seed, idx, w),  w = mf_sr_width(fmt) = 16 for f16 and bf16,
+ *                                                8 for fp8, fp6, fp4 and e8m0, 32 for f32
+ *              = bits [w * (idx mod 32/w), + w) of word idx / (32/w), placed at the top of rbits
+ *
+ * so 32/w consecutive elements share one word, in little-endian order (element 2j of a bf16 call
+ * takes the low half of word j), and one Philox block serves 4 * 32/w elements. For bf16 the 16
+ * bits are exactly the ones the rounding rule can see (the discarded field is 16 bits); for the
+ * narrow formats the chance of rounding up is the discarded fraction truncated to w bits.
  */
 #ifndef MINIFLOAT_PHILOX_H
 #define MINIFLOAT_PHILOX_H
 
 #include "config.h"
+#include "types.h"
 
 MF_BEGIN_DECLS
 
@@ -42,7 +54,7 @@ MF_HD MF_INLINE mf_philox4x32 mf_philox4x32_10(mf_philox4x32 ctr, uint32_t key0,
     return ctr;
 }
 
-/* The four random words of the Philox block that holds stream index idx (idx & ~3 .. idx | 3). */
+/* The Philox block that holds stream word idx: words idx & ~3 .. idx | 3. */
 MF_HD MF_INLINE mf_philox4x32 mf_sr_block(uint64_t seed, uint64_t idx)
 {
     mf_philox4x32 c;
@@ -54,8 +66,45 @@ MF_HD MF_INLINE mf_philox4x32 mf_sr_block(uint64_t seed, uint64_t idx)
     return mf_philox4x32_10(c, (uint32_t)seed, (uint32_t)(seed >> 32));
 }
 
-/* The 32 random bits that stochastic rounding uses for stream index idx under seed. */
+/* Word idx of the stream: the 32 random bits a bulk call gives element idx when rounding to f32. */
 MF_HD MF_INLINE uint32_t mf_sr_bits(uint64_t seed, uint64_t idx) { return mf_sr_block(seed, idx).v[idx & 3]; }
+
+/* Random bits per element of a bulk stochastic rounding to fmt: 16 for f16 and bf16, 8 for the
+ * formats of 8 bits or fewer (fp8, fp6, fp4, e8m0), 32 for the others (f32 from f64). */
+MF_HD MF_INLINE unsigned mf_sr_width(mf_format fmt)
+{
+    switch (fmt) {
+    case MF_FP16:
+    case MF_BF16: return 16;
+    case MF_FP8_E4M3:
+    case MF_FP8_E5M2:
+    case MF_FP6_E2M3:
+    case MF_FP6_E3M2:
+    case MF_FP4_E2M1:
+    case MF_E8M0: return 8;
+    default: return 32;
+    }
+}
+
+/* Element idx's slice of a stream word, for width w (8, 16; any other width takes the whole word):
+ * bits [w * (idx mod 32/w), + w) of word, moved to the top of the result. */
+MF_HD MF_INLINE uint32_t mf_sr_slice(uint32_t word, uint64_t idx, unsigned width)
+{
+    if (width == 16)
+        return (uint32_t)((word >> (16u * (unsigned)(idx & 1u))) << 16);
+    if (width == 8)
+        return (uint32_t)((word >> (8u * (unsigned)(idx & 3u))) << 24);
+    return word;
+}
+
+/* The rbits a bulk call gives stream element idx when each element takes width bits (mf_sr_width of
+ * the destination): the argument to pass to mf_from_f32 / mf_from_f64 (or a typed _sr function) to
+ * reproduce mf_convert's stochastic rounding element by element, on the host or in a CUDA kernel. */
+MF_HD MF_INLINE uint32_t mf_sr_rbits(uint64_t seed, uint64_t idx, unsigned width)
+{
+    const unsigned sh = width == 16 ? 1u : width == 8 ? 2u : 0u;
+    return mf_sr_slice(mf_sr_bits(seed, idx >> sh), idx, width);
+}
 
 MF_END_DECLS
 

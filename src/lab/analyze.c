@@ -253,6 +253,7 @@ typedef struct ctx {
     int sr;             /* stochastic rounding: safe scales element by element */
     int can_underflow;  /* e8m0 has no zero */
     uint64_t seed, off;
+    unsigned sr_w;      /* random bits an element (mf_sr_width) */
     int scaled;         /* scale != 1 */
     mf__unpacked scale; /* the scale, unpacked */
     uint64_t max_bits;  /* +max finite of fmt as binary64 bits */
@@ -310,13 +311,14 @@ static int32_t down_k_of(const ctx *c, mf__unpacked u, uint32_t rbits, int32_t f
 
 static uint32_t sr_bits(const ctx *c, acc *a, size_t i)
 {
-    uint64_t idx = c->off + (uint64_t)i;
-    if (!a->blk_ok || (idx >> 2) != a->blk_idx) {
-        a->blk = mf_sr_block(c->seed, idx);
-        a->blk_idx = idx >> 2;
+    const unsigned w = c->sr_w, sh = w == 16 ? 1u : w == 8 ? 2u : 0u;
+    uint64_t idx = c->off + (uint64_t)i, word = idx >> sh;
+    if (!a->blk_ok || (word >> 2) != a->blk_idx) {
+        a->blk = mf_sr_block(c->seed, word);
+        a->blk_idx = word >> 2;
         a->blk_ok = 1;
     }
-    return a->blk.v[idx & 3];
+    return mf_sr_slice(a->blk.v[word & 3], idx, w);
 }
 
 static inline uint64_t decode_y(const ctx *c, int ydec, uint32_t code)
@@ -472,6 +474,7 @@ int mf_analyze(mf_format fmt, const void *data, size_t n, const mf_analyze_opts 
     cx.sr = o->round == MF_ROUND_STOCHASTIC;
     cx.can_underflow = cx.f.kind != MF__KIND_E8M0;
     cx.seed = o->seed;
+    cx.sr_w = mf_sr_width(fmt);
     cx.off = o->sr_offset;
     if (scab == 0)
         scb = F64_ONE;

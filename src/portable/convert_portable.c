@@ -80,6 +80,7 @@ MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const voi
     const mf_overflow ov = o->overflow;
     uint64_t c_ovf = 0, c_unf = 0, c_sub = 0, c_nan = 0, c_inx = 0;
     mf_philox4x32 blk = {{0, 0, 0, 0}};
+    const unsigned sr_w = mf_sr_width(dfmt), sr_sh = sr_w == 16 ? 1u : sr_w == 8 ? 2u : 0u; /* 2^sh a word */
     size_t i;
 
     for (i = 0; i < n; i++) {
@@ -102,10 +103,10 @@ MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const voi
         } else {
             uint32_t rbits = 0;
             if (r == MF_ROUND_STOCHASTIC) {
-                uint64_t idx = o->sr_offset + i;
-                if (i == 0 || (idx & 3) == 0)
-                    blk = mf_sr_block(o->seed, idx);
-                rbits = blk.v[idx & 3];
+                uint64_t idx = o->sr_offset + i, word = idx >> sr_sh;
+                if (i == 0 || (idx & ((4u << sr_sh) - 1u)) == 0) /* a new Philox block */
+                    blk = mf_sr_block(o->seed, word);
+                rbits = mf_sr_slice(blk.v[word & 3], idx, sr_w);
             }
             out = mf__round_pack(df, mf__unpack(sf, code), r, ov, rbits, &ev);
         }

@@ -299,7 +299,7 @@ int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
                 const unsigned k8 = axis == MF_MX_ROWWISE ? scales[r * (cols / MF_MX_BLOCK) + c / MF_MX_BLOCK]
                                                           : scales[(r / MF_MX_BLOCK) * cols + c];
                 const uint32_t rbits =
-                    o->round == MF_ROUND_STOCHASTIC ? mf_sr_bits(o->seed, o->sr_offset + (uint64_t)i) : 0u;
+                    o->round == MF_ROUND_STOCHASTIC ? mf_sr_rbits(o->seed, o->sr_offset + (uint64_t)i, 8) : 0u;
                 out[i] = k8 == 0xFF ? 0 : int8_code(mf__f32_bits(x[i]), (int)k8 - 127, o->round, rbits, &total);
                 if (++c == cols) {
                     c = 0;

@@ -162,7 +162,7 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
  * result does not depend on MXCSR (room_direct). */
 typedef struct k_rn_tab {
     vu lo, hi;             /* M by exponent */
-    vu slo, shi;           /* 2^(32 - q) by exponent, q the exponent of the target's last place there */
+    vu rlo, rhi;           /* 2^(q - 8) by exponent, q the exponent of the target's last place there */
     vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code */
     vu sh;                 /* 32 - bits: brings the binary32 sign to the code's */
     vu hlo, hhi;           /* half the last place, 2^(q - 1), by exponent */
@@ -196,16 +196,17 @@ MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
     const vu j0 = v_lane_index(), j1 = v_add(v_lane_index(), v_set1(MF_VL));
     /* M, as in k_round_rn_fast: 2^(emin_b + j - 127 + 23 - man) with the code's exponent part j << man */
     const vu mb = v_set1((emin_b + 23 - (uint32_t)f.man) << 23), ms = v_set1((1u << 23) + (1u << f.man));
-    /* 2^(32 - q), q = emin_b + j - 127 - man the exponent of the last place: a normal binary32 here */
-    const vu sb = v_set1((uint32_t)(127 + 32 + 127 + f.man) - emin_b);
+    /* 2^(q - 8), q = emin_b + j - 127 - man the exponent of the last place: a normal binary32 here
+     * (q >= -16 for every format with a table) */
+    const vu rb = v_set1(emin_b - (uint32_t)f.man - 8);
     k_rn_tab r;
     r.lo = v_add(mb, v_mullo(j0, ms));
     r.hi = v_add(mb, v_mullo(j1, ms));
-    r.slo = v_slli(v_sub(sb, j0), 23);
-    r.shi = v_slli(v_sub(sb, j1), 23);
-    /* 2^(q - 1): the exponent field of 2^(32 - q) reflected, 254 + 31 - (32 - q + 127) + 127 */
-    r.hlo = v_sub(v_set1(285u << 23), r.slo);
-    r.hhi = v_sub(v_set1(285u << 23), r.shi);
+    r.rlo = v_slli(v_add(rb, j0), 23);
+    r.rhi = v_slli(v_add(rb, j1), 23);
+    /* 2^(q - 1) */
+    r.hlo = v_add(r.rlo, v_set1(7u << 23));
+    r.hhi = v_add(r.rhi, v_set1(7u << 23));
     r.maxbits = v_set1((uint32_t)(((maxc >> f.man) - (uint64_t)f.bias + 127) << 23) |
                        (uint32_t)((maxc & (((uint64_t)1 << f.man) - 1)) << (23 - f.man)));
     r.emin = v_set1(emin_b);
@@ -302,21 +303,20 @@ MF_V vu k_round_dir_tab(vu u, const mf_format D, const mf_round r, const mf_over
 }
 
 /* ---- binary32 -> a narrow format, sr, saturating, no statistics ---------------------------------------
- * The same table, with the addition truncating ({rz-sae}): the sum's low bits are the code of lo, the
- * grid point at or below |x|. s - M = lo and |x| - lo are exact (each result fits in the significand),
- * and (|x| - lo) * 2^(32 - q), q the exponent of the last place, is f * 2^32 exactly, below 2^32;
- * truncating it to an integer is docs/rounding.md's "f truncated to 32 fractional bits". The code goes
- * up by one iff f * 2^32 + rbits carries out of 32 bits. Clamping |x| to max first is exact here too:
- * every |x| >= max gives max under saturation. Runs under the room's MXCSR (no FTZ/DAZ). */
-MF_V vu k_round_sr_sat_tab(vu u, vu rbits, const k_rn_tab *t)
+ * These formats' elements take 8 random bits b (in the low byte of each lane: mf_sr_width), and the
+ * rule "up iff f * 2^32 + b * 2^24 >= 2^32" is "up iff floor(f * 256) + b >= 256", which is where
+ * |x| + b * 2^(q - 8) (q the exponent of the last place at |x|) reaches the grid point above |x|. So
+ * the result is lo of that sum, as in rna above: the sum truncated ({rz-sae}; one FMA, the product
+ * being exact; binary32's grid there contains the target's, so truncating cannot pass a grid point),
+ * then the table addition truncated. Clamping |x| to max first is exact: every |x| >= max gives max
+ * under saturation. Runs under the room's MXCSR (no FTZ/DAZ). */
+MF_V vu k_round_sr8_sat_tab(vu u, vu b, const k_rn_tab *t)
 {
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
     const vu a = v_min_u(a0, t->maxbits);
     const vu idx = v_subs_u16(v_srli(a, 23), t->emin);
-    const vu big = v_table32(idx, t->lo, t->hi);
-    const vu sum = v_fadd_rz(a, big);
-    const vu f32 = v_f2u_trunc(v_fmul(v_fsub(a, v_fsub(sum, big)), v_table32(idx, t->slo, t->shi)));
-    const vu code = v_add_m1(v_lt_u(v_add(f32, rbits), rbits), sum);
+    const vu s = v_fmadd_rz(v_u2f(b), v_table32(idx, t->rlo, t->rhi), a);
+    const vu code = v_fadd_rz(s, v_table32(idx, t->lo, t->hi));
     return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srlv(u, t->sh), t->nan);
 }
 
@@ -325,7 +325,7 @@ MF_V vu k_round_sr_sat_tab(vu u, vu rbits, const k_rn_tab *t)
 /* ---- binary32 -> bf16, every mode, no statistics -----------------------------------------------------
  * bf16 keeps binary32's exponent range, so rounding is integer arithmetic on the 16 discarded bits of
  * |x| (binary32 subnormals too): add what makes the kept part carry where the mode rounds up (rn: 0x7FFF
- * plus the kept part's last bit; rna: 0x8000; ru on +x, rd on -x: 0xFFFF; sr: the top 16 random bits,
+ * plus the kept part's last bit; rna: 0x8000; ru on +x, rd on -x: 0xFFFF; sr: the element's 16 random bits,
  * which carry iff f * 2^32 + rbits does), or or the sticky bit in (ro). A carry out of the largest finite
  * value lands on the infinity code, as IEEE overflow in those modes says; rz and ro never carry that far;
  * saturation clamps the magnitude to max. */
@@ -335,6 +335,14 @@ MF_V vu k_round_bf16(vu u, const mf_round r, const mf_overflow o, vu rbits)
     const vu a = v_and(u, v_set1(0x7FFFFFFFu));
     const vm neg = v_gt_u(u, v_set1(0x7FFFFFFFu));
     vu code;
+    if (r == MF_ROUND_STOCHASTIC) {
+        /* the sign rides along (|x| + bits < 2^31 but for NaN); saturation first clamps |x| to max,
+         * which then stays max */
+        vu s = u;
+        if (o == MF_OVERFLOW_SATURATE)
+            s = v_min_u(u, v_or(v_and(u, v_set1(0x80000000u)), v_set1((uint32_t)mf__fmt_max_code(f) << 16)));
+        return v_blend(v_isnan(u), v_srli(v_add(s, rbits), 16), v_set1((uint32_t)mf__fmt_nan_code(f)));
+    }
     switch (r) {
     case MF_ROUND_NEAREST_EVEN:
         code = v_srli(v_add(a, v_add(v_set1(0x7FFFu), v_and(v_srli(a, 16), v_set1(1)))), 16);
@@ -343,7 +351,7 @@ MF_V vu k_round_bf16(vu u, const mf_round r, const mf_overflow o, vu rbits)
     case MF_ROUND_UP: code = v_srli(v_add(a, v_blend(neg, v_set1(0xFFFFu), v_zero())), 16); break;
     case MF_ROUND_DOWN: code = v_srli(v_add(a, v_blend(neg, v_zero(), v_set1(0xFFFFu))), 16); break;
     case MF_ROUND_ODD: code = v_or_m1(v_test(a, v_set1(0xFFFFu)), v_srli(a, 16)); break;
-    case MF_ROUND_STOCHASTIC: code = v_srli(v_add(a, v_srli(rbits, 16)), 16); break;
+    case MF_ROUND_STOCHASTIC: code = v_srli(v_add(a, rbits), 16); break; /* rbits: the 16 random bits */
     default: code = v_srli(a, 16); break;
     }
     if (o == MF_OVERFLOW_SATURATE)
@@ -462,8 +470,29 @@ MF_V vu k_decode(vu c, const mf_format fmt)
     }
 }
 
-/* ---- stochastic-rounding bits of MF_VL consecutive stream indices idx .. idx + MF_VL - 1 ----------
- * idx is a multiple of 4: lanes 4j..4j+3 are the four words of Philox block (idx >> 2) + j. */
+/* ---- stochastic rounding's random bits --------------------------------------------------------------
+ * Element idx of a call rounding to D takes a slice of stream word idx >> k_sr_shift(D) (minifloat/
+ * philox.h): one vector of MF_VL words, lanes 4j..4j+3 the four words of one Philox block, serves
+ * 2^k_sr_shift(D) vectors of elements (k_sr_part: each lane's mf_sr_width(D) bits, zero-extended). */
+MF_V int k_sr_shift(const mf_format D)
+{
+    const unsigned w = mf_sr_width(D);
+    return w == 16 ? 1 : w == 8 ? 2 : 0;
+}
+
+MF_V vu k_sr_part(vu words, const mf_format D, const int p)
+{
+    const int sh = k_sr_shift(D);
+    return sh == 1 ? v_sr_part16(words, p) : sh == 2 ? v_sr_part8(words, p) : words;
+}
+
+/* Those bits as the 32-bit rbits of the scalar rule (at the top) */
+MF_V vu k_sr_top(vu part, const mf_format D)
+{
+    const int sh = k_sr_shift(D);
+    return sh ? v_slli(part, 32 - (32 >> sh)) : part;
+}
+
 typedef struct k_philox_keys {
     vu k[10];
 } k_philox_keys;
@@ -495,13 +524,14 @@ static inline void k_philox_keys_init(k_philox_keys *ks, uint64_t seed)
 }
 
 /* The counters of the MF_VL / 4 blocks from block b: (b + j) in lanes 4j, 4j+1; zero in 4j+2, 4j+3.
- * Block numbers are stream indices >> 2, so they wrap at 2^62 as the indices wrap at 2^64. */
-static inline vu k_philox_counters(uint64_t b)
+ * Block numbers are element stream indices >> (sh + 2), so they wrap at 2^(62 - sh) as the indices
+ * wrap at 2^64. */
+static inline vu k_philox_counters(uint64_t b, int sh)
 {
     uint32_t lanes[MF_VL];
     int j;
     for (j = 0; j < MF_VL; j += 4, b++) {
-        b &= ((uint64_t)1 << 62) - 1;
+        b &= ((uint64_t)1 << (62 - sh)) - 1;
         lanes[j] = (uint32_t)b;
 #ifdef V_PHILOX_ORDER_0321
         lanes[j + 1] = 0;
@@ -524,24 +554,25 @@ MF_V vu k_philox(vu c, const k_philox_keys *ks)
     return v_philox_last(c, ks->k[9]); /* the words in their plain order */
 }
 
-/* The bits of K_SR_CHAINS * MF_VL consecutive stream indices from idx (a multiple of 4), the chains'
- * rounds interleaved: a round waits on its multiplication, so one chain alone leaves the multiplier
- * idle much of the time. *ctr holds the counters of idx's first vector (k_philox_counters) and is
- * left holding those of the next chunk; they are stepped in registers (building them through memory
- * every chunk cost a quarter of the time) except where a lane's low counter word wraps. */
-#define K_SR_CHAINS (MF_VL == 16 ? 16 : 4) /* AVX-512: 16 gave bf16 5.4 G/s, 8 gave 4.5 */
-MF_V void k_philox_chains(vu *rb, vu *ctr, uint64_t idx, const k_philox_keys *ks)
+/* The words of K_SR_CHAINS vectors from the word of element stream index idx (a multiple of 4 << sh:
+ * a Philox block's first word), the chains' rounds interleaved: a round waits on its multiplication,
+ * so one chain alone leaves the multiplier idle much of the time. *ctr holds the counters of idx's
+ * first vector (k_philox_counters) and is left holding those of the next chunk; they are stepped in
+ * registers (building them through memory every chunk cost a quarter of the time) except where a
+ * lane's low counter word wraps. */
+#define K_SR_CHAINS (MF_VL == 16 ? 16 : 4) /* AVX-512, 32-bit slices: 16 gave bf16 5.4 G/s, 8 gave 4.5 */
+MF_V void k_philox_chains(vu *rb, vu *ctr, uint64_t idx, const int sh, const k_philox_keys *ks)
 {
     int j, r;
-    if ((uint32_t)(idx >> 2) <= 0xFFFFFFFFu - K_SR_CHAINS * MF_VL / 4) { /* no low word wraps here or next */
+    if ((uint32_t)(idx >> (sh + 2)) <= 0xFFFFFFFFu - K_SR_CHAINS * MF_VL / 4) { /* no low word wraps here or next */
         rb[0] = *ctr;
         for (j = 1; j < K_SR_CHAINS; j++)
             rb[j] = v_add(rb[j - 1], v_philox_step());
         *ctr = v_add(rb[K_SR_CHAINS - 1], v_philox_step());
     } else {
-        for (j = 0; j < K_SR_CHAINS; j++)
-            rb[j] = k_philox_counters((idx + (uint64_t)j * MF_VL) >> 2); /* the index wraps at 2^64 */
-        *ctr = k_philox_counters((idx + (uint64_t)K_SR_CHAINS * MF_VL) >> 2);
+        for (j = 0; j < K_SR_CHAINS; j++) /* the index wraps at 2^64 */
+            rb[j] = k_philox_counters((idx + ((uint64_t)j * MF_VL << sh)) >> (sh + 2), sh);
+        *ctr = k_philox_counters((idx + ((uint64_t)K_SR_CHAINS * MF_VL << sh)) >> (sh + 2), sh);
     }
     for (r = 0; r < 9; r++)
         for (j = 0; j < K_SR_CHAINS; j++)

@@ -31,9 +31,10 @@
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd/ro
  *     without stats. Everything else from f64: portable.
  *   - equal formats: portable (a copy).
- *   - the first 0..3 elements of a stochastic call whose sr_offset is not a multiple of 4 (so that
- *     vectors start on a Philox block), and the last n mod MF_VL elements: portable.
- *   - stochastic rounding with an e2m1 side and sr_offset not a multiple of 4: portable.
+ *   - the first elements of a stochastic call up to the first stream index that is a multiple of
+ *     4 * 32 / mf_sr_width(destination) (so that vectors start on a Philox block's words), and the
+ *     last n mod MF_VL elements: portable.
+ *   - stochastic rounding with an e2m1 side and an odd sr_offset: portable.
  * The binary32 environment (MXCSR: FTZ, DAZ, rounding, exception masks) is saved, cleared and
  * restored around the vector part, so the caller's settings cannot change a bit; the calls whose
  * instructions cannot depend on it skip that (room_direct).
@@ -324,25 +325,30 @@ static int room_hw16_widening(mf_format d, void *dst, mf_format s, const void *s
     }
 }
 
-/* One vector of binary32 bits u (random bits rb for sr) rounded into D and stored at element i of dst;
- * tp: the k_rn_tab of D where the stochastic table kernel applies (AVX-512). */
+/* One vector of binary32 bits u (for sr, rb: each element's mf_sr_width(D) random bits, zero-extended)
+ * rounded into D's codes; tp: the k_rn_tab of D where the stochastic table kernel applies (AVX-512). */
+MF_V vu room_round_code(const mf_format D, const mf_round R, const mf_overflow O, const int C, vu u, vu rb,
+                        const void *tp, k_counts *ct)
+{
+    (void)tp;
+    if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D))
+        return k_round_rn_fast(u, D, O);
+#ifdef V_HAS_TABLE32
+    if (R == MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16)
+        return k_round_sr8_sat_tab(u, rb, (const k_rn_tab *)tp); /* 8 bits (k_rn_tab_ok) */
+#endif
+    if (D == MF_BF16 && !C)
+        return k_round_bf16(u, R, O, rb);
+    if (D == MF_E8M0)
+        return k_round_e8m0(u, R, O, k_sr_top(rb, D), C, ct);
+    return k_round(u, D, R, O, k_sr_top(rb, D), C, ct);
+}
+
+/* ... and stored at element i of dst. */
 MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflow O, const int C, void *dst, size_t i,
                            vu u, vu rb, const void *tp, k_counts *ct)
 {
-    vu c;
-    if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D))
-        c = k_round_rn_fast(u, D, O);
-#ifdef V_HAS_TABLE32
-    else if (R == MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16)
-        c = k_round_sr_sat_tab(u, rb, (const k_rn_tab *)tp);
-#endif
-    else if (D == MF_BF16 && !C)
-        c = k_round_bf16(u, R, O, rb);
-    else if (D == MF_E8M0)
-        c = k_round_e8m0(u, R, O, rb, C, ct);
-    else
-        c = k_round(u, D, R, O, rb, C, ct);
-    (void)tp;
+    const vu c = room_round_code(D, R, O, C, u, rb, tp, ct);
     if (D == MF_FP16 || D == MF_BF16)
         v_store_u16((uint16_t *)dst + i, c);
     else if (D == MF_FP4_E2M1)
@@ -412,33 +418,56 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
 #else
     const void *tp = NULL;
 #endif
-    if (R == MF_ROUND_STOCHASTIC && n >= K_SR_CHAINS * MF_VL) { /* K_SR_CHAINS vectors a step */
-        vu cc = k_philox_counters(idx0 >> 2);
-        for (; i + K_SR_CHAINS * MF_VL <= n; i += K_SR_CHAINS * MF_VL) {
-            vu rb[K_SR_CHAINS];
-            int j;
-            k_philox_chains(rb, &cc, idx0 + i, ks);
-            for (j = 0; j < K_SR_CHAINS; j++)
-                room_round_store(D, R, O, C, dst, i + (size_t)j * MF_VL, v_load_u32(src + i + (size_t)j * MF_VL),
-                                 rb[j], tp, ct);
+    if (R == MF_ROUND_STOCHASTIC) {
+        /* one vector of stream words serves P vectors of elements (k_sr_part); idx0 + i stays a
+         * multiple of 4 * P, the first element of a Philox block's words */
+        const int SH = k_sr_shift(D), P = 1 << SH;
+        const size_t chunk = (size_t)K_SR_CHAINS * MF_VL << SH;
+        if (n >= chunk) { /* K_SR_CHAINS vectors of words a step */
+            vu cc = k_philox_counters(idx0 >> (SH + 2), SH);
+            for (; i + chunk <= n; i += chunk) {
+                vu rb[K_SR_CHAINS];
+                int j, p;
+                k_philox_chains(rb, &cc, idx0 + i, SH, ks);
+                for (j = 0; j < K_SR_CHAINS; j++) {
+                    const size_t e = i + (size_t)(j * P) * MF_VL;
+                    if (P == 4) { /* one-byte and e2m1 codes: the four vectors stored with one pack */
+                        vu c[4];
+                        for (p = 0; p < 4; p++)
+                            c[p] = room_round_code(D, R, O, C, v_load_u32(src + e + (size_t)p * MF_VL),
+                                                   k_sr_part(rb[j], D, p), tp, ct);
+                        if (D == MF_FP4_E2M1)
+                            v_store_u4x4((uint8_t *)dst + e / 2, c[0], c[1], c[2], c[3]);
+                        else
+                            v_store_u8x4((uint8_t *)dst + e, c[0], c[1], c[2], c[3]);
+                    } else if (P == 2) { /* f16, bf16: the two vectors stored with one pack */
+                        const vu c0 = room_round_code(D, R, O, C, v_load_u32(src + e), k_sr_part(rb[j], D, 0), tp, ct);
+                        const vu c1 = room_round_code(D, R, O, C, v_load_u32(src + e + MF_VL), k_sr_part(rb[j], D, 1), tp, ct);
+                        v_store_u16x2((uint16_t *)dst + e, c0, c1);
+                    } else {
+                        room_round_store(D, R, O, C, dst, e, v_load_u32(src + e), rb[j], tp, ct);
+                    }
+                }
+            }
         }
-    }
-    /* the rest one vector at a time; Philox counters kept in a register and stepped by MF_VL / 4
-     * blocks while the low word cannot carry (else rebuilt from memory) */
-    uint64_t blk = (idx0 + i) >> 2;
-    vu ctr = R == MF_ROUND_STOCHASTIC ? k_philox_counters(blk) : v_zero();
-    for (; i < n; i += MF_VL) {
-        vu rb = v_zero();
-        if (R == MF_ROUND_STOCHASTIC) {
-            rb = k_philox(ctr, ks);
-            blk = (idx0 + i + MF_VL) >> 2; /* the stream index wraps at 2^64 */
-            if ((uint32_t)blk >= (uint32_t)(MF_VL / 4) && (uint32_t)blk <= 0xFFFFFFFFu - MF_VL / 4)
+        /* the rest one vector of words at a time; the counters kept in a register and stepped by
+         * MF_VL / 4 blocks while the low word cannot carry (else rebuilt from memory) */
+        vu ctr = k_philox_counters((idx0 + i) >> (SH + 2), SH);
+        while (i < n) {
+            const vu rb = k_philox(ctr, ks);
+            const uint64_t nb = (idx0 + i + ((size_t)MF_VL << SH)) >> (SH + 2); /* wraps as the index does */
+            int p;
+            if ((uint32_t)nb >= (uint32_t)(MF_VL / 4) && (uint32_t)nb <= 0xFFFFFFFFu - MF_VL / 4)
                 ctr = v_add(ctr, v_philox_step()); /* no lane's low word wraps, now or before */
             else
-                ctr = k_philox_counters(blk);
+                ctr = k_philox_counters(nb, SH);
+            for (p = 0; p < P && i < n; p++, i += MF_VL)
+                room_round_store(D, R, O, C, dst, i, v_load_u32(src + i), k_sr_part(rb, D, p), tp, ct);
         }
-        room_round_store(D, R, O, C, dst, i, v_load_u32(src + i), rb, tp, ct);
+        return;
     }
+    for (; i < n; i += MF_VL)
+        room_round_store(D, R, O, C, dst, i, v_load_u32(src + i), v_zero(), tp, ct);
 }
 
 /* The instantiations: every (destination, mode, policy, counting) with constant arguments. */
@@ -687,8 +716,8 @@ static int room_vectorizable(mf_format d, mf_format s, const mf_opts *o, int cou
 {
     if (d == s)
         return 0;
-    if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 3) && (d == MF_FP4_E2M1 || s == MF_FP4_E2M1))
-        return 0;
+    if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 1) && (d == MF_FP4_E2M1 || s == MF_FP4_E2M1))
+        return 0; /* the portable head would end mid-byte */
     if (s == MF_FP64) {
         if (count || o->round == MF_ROUND_STOCHASTIC)
             return 0;
@@ -719,7 +748,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         return;
     }
     if (o->round == MF_ROUND_STOCHASTIC) {
-        head = (size_t)((4u - (unsigned)(o->sr_offset & 3)) & 3u);
+        head = (size_t)(-o->sr_offset & ((4u << k_sr_shift(d)) - 1u)); /* to a Philox block's first element */
         if (head > n)
             head = n;
         k_philox_keys_init(&ks, o->seed);

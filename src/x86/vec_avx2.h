@@ -48,6 +48,8 @@ MF_V vm v_lt_u(vu a, vu b) { return v_gt_u(b, a); }
 MF_V vm v_ge_u(vu a, vu b) { return _mm256_cmpeq_epi32(_mm256_max_epu32(a, b), a); }
 MF_V vm v_nonzero(vu a) { return v_ne(a, _mm256_setzero_si256()); }
 MF_V vm v_test(vu a, vu b) { return v_nonzero(_mm256_and_si256(a, b)); }
+/* the lanes that hold a binary32 NaN */
+MF_V vm v_isnan(vu a) { return v_gt_u(_mm256_and_si256(a, _mm256_set1_epi32(0x7FFFFFFF)), _mm256_set1_epi32(0x7F800000)); }
 
 MF_V vm m_and(vm a, vm b) { return _mm256_and_si256(a, b); }
 MF_V vm m_or(vm a, vm b) { return _mm256_or_si256(a, b); }
@@ -91,6 +93,12 @@ MF_V __m128i v__pack16(vu a) /* low 16 bits of each lane, in order */
     return _mm_packus_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
 }
 MF_V void v_store_u16(void *p, vu a) { _mm_storeu_si128((__m128i *)p, v__pack16(a)); }
+/* 2 * MF_VL 16-bit codes, a's then b's */
+MF_V void v_store_u16x2(void *p, vu a, vu b)
+{
+    v_store_u16(p, a);
+    v_store_u16((uint16_t *)p + MF_VL, b);
+}
 MF_V void v_store_u8(void *p, vu a)
 {
     __m128i w = _mm_and_si128(v__pack16(a), _mm_set1_epi16(0xFF));
@@ -137,6 +145,18 @@ MF_V vu v_philox_last(vu c, vu key) { return v_philox_round(c, key); }
 /* Philox counter step: MF_VL / 4 = 2 blocks, added to the low counter word of each block. */
 MF_V vu v_philox_step(void) { return _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2); }
 MF_V int m_any(vm a) { return !_mm256_testz_si256(a, a); }
+/* Stochastic rounding's random bits for element vector p of one vector of stream words (see
+ * vec_avx512.h). */
+MF_V vu v_sr_part16(vu w, const int p)
+{
+    return _mm256_cvtepu16_epi32(p ? _mm256_extracti128_si256(w, 1) : _mm256_castsi256_si128(w));
+}
+MF_V vu v_sr_part8(vu w, const int p)
+{
+    __m128i h = p < 2 ? _mm256_castsi256_si128(w) : _mm256_extracti128_si256(w, 1);
+    return _mm256_cvtepu8_epi32((p & 1) ? _mm_srli_si128(h, 8) : h);
+}
+
 
 /* Copy one 64-byte line to a 64-byte-aligned destination with non-temporal stores. */
 MF_V void v_stream_line(void *dst, const void *src)

@@ -74,6 +74,13 @@ MF_V vm v_signs(vu a) { return _mm512_movepi32_mask(a); }
 MF_V vu v_fsub(vu a, vu b) { return _mm512_castps_si512(_mm512_sub_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
 MF_V vu v_fmul(vu a, vu b) { return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
 MF_V vu v_f2u_trunc(vu a) { return _mm512_cvttps_epu32(_mm512_castsi512_ps(a)); }
+/* a * b + c rounded once, truncated ({rz-sae}); and small integers (below 2^24) to binary32, exactly */
+MF_V vu v_fmadd_rz(vu a, vu b, vu c)
+{
+    return _mm512_castps_si512(_mm512_fmadd_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b),
+                                                     _mm512_castsi512_ps(c), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+}
+MF_V vu v_u2f(vu a) { return _mm512_castps_si512(_mm512_cvtepi32_ps(a)); }
 
 /* The 32-entry table lookup and the two helpers of kernels.h's table kernels (k_round_rn_tab) */
 #define V_HAS_TABLE32 1
@@ -91,6 +98,8 @@ MF_V vm v_eq(vu a, vu b) { return _mm512_cmpeq_epi32_mask(a, b); }
 MF_V vm v_ne(vu a, vu b) { return _mm512_cmpneq_epi32_mask(a, b); }
 MF_V vm v_nonzero(vu a) { return _mm512_test_epi32_mask(a, a); }
 MF_V vm v_test(vu a, vu b) { return _mm512_test_epi32_mask(a, b); }
+/* the lanes that hold a binary32 NaN (vfpclassps: one operation) */
+MF_V vm v_isnan(vu a) { return _mm512_fpclass_ps_mask(_mm512_castsi512_ps(a), 0x81); }
 
 MF_V vm m_and(vm a, vm b) { return (vm)(a & b); }
 MF_V vm m_or(vm a, vm b) { return (vm)(a | b); }
@@ -131,6 +140,11 @@ MF_V vu v_load_u4(const void *p)
 MF_V void v_store_u32(void *p, vu a) { _mm512_storeu_si512(p, a); }
 MF_V void v_store_u16(void *p, vu a) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(a)); }
 MF_V void v_store_u8(void *p, vu a) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(a)); }
+/* 2 * MF_VL 16-bit codes, a's then b's, with one pack */
+MF_V void v_store_u16x2(void *p, vu a, vu b)
+{
+    _mm512_storeu_si512(p, _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi32(a, b)));
+}
 /* Four vectors of codes 0..255, in order, as 4 * MF_VL bytes: two packs and one dword permutation
  * (cheaper than four vpmovdb). */
 MF_V void v_store_u8x4(void *p, vu a, vu b, vu c, vu d)
@@ -190,6 +204,22 @@ MF_V vu v_philox_last(vu c, vu key) { return v_philox_round_(c, key, 1); }
 /* Philox counter step: MF_VL / 4 = 4 blocks, added to the low counter word of each block. */
 MF_V vu v_philox_step(void) { return _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4); }
 MF_V int m_any(vm a) { return a != 0; }
+/* Stochastic rounding's random bits for element vector p of one vector of stream words, when each
+ * element takes 16 (or 8) bits: 16-bit (byte) units p * MF_VL .. p * MF_VL + MF_VL - 1 of the words,
+ * in little-endian order, each zero-extended to its lane. */
+MF_V vu v_sr_part16(vu w, const int p)
+{
+    return _mm512_cvtepu16_epi32(p ? _mm512_extracti64x4_epi64(w, 1) : _mm512_castsi512_si256(w));
+}
+MF_V vu v_sr_part8(vu w, const int p)
+{
+    __m128i q = p == 0 ? _mm512_castsi512_si128(w)
+              : p == 1 ? _mm512_extracti32x4_epi32(w, 1)
+              : p == 2 ? _mm512_extracti32x4_epi32(w, 2)
+                       : _mm512_extracti32x4_epi32(w, 3);
+    return _mm512_cvtepu8_epi32(q);
+}
+
 
 /* Copy one 64-byte line to a 64-byte-aligned destination with a non-temporal store. */
 MF_V void v_stream_line(void *dst, const void *src)
