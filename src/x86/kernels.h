@@ -177,6 +177,13 @@ MF_V int k_sat_like(const mf_format fmt, const mf_overflow o)
     return o == MF_OVERFLOW_SATURATE || mf__fmt_get(fmt).kind == MF__KIND_NONE;
 }
 
+/* The table entries a format uses: binary32 exponents emin .. emax of the target (k_rn_tab_ok) */
+MF_V int k_tab_entries(const mf_format fmt)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    return (int)(mf__fmt_max_code(f) >> f.man) - f.bias - mf__fmt_emin(f) + 1;
+}
+
 MF_V int k_rn_tab_ok(const mf_format fmt)
 {
     const mf__fmt f = mf__fmt_get(fmt);
@@ -310,13 +317,14 @@ MF_V vu k_round_dir_tab(vu u, const mf_format D, const mf_round r, const mf_over
  * being exact; binary32's grid there contains the target's, so truncating cannot pass a grid point),
  * then the table addition truncated. Clamping |x| to max first is exact: every |x| >= max gives max
  * under saturation. Runs under the room's MXCSR (no FTZ/DAZ). */
-MF_V vu k_round_sr8_sat_tab(vu u, vu b, const k_rn_tab *t)
+MF_V vu k_round_sr8_sat_tab(vu u, const mf_format D, vu b, const k_rn_tab *t)
 {
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
     const vu a = v_min_u(a0, t->maxbits);
     const vu idx = v_subs_u16(v_srli(a, 23), t->emin);
-    const vu s = v_fmadd_rz(v_u2f(b), v_table32(idx, t->rlo, t->rhi), a);
-    const vu code = v_fadd_rz(s, v_table32(idx, t->lo, t->hi));
+    const int small = k_tab_entries(D) <= MF_VL; /* one-source lookups: no copies of the tables */
+    const vu s = v_fmadd_rz(v_u2f(b), small ? v_table16(idx, t->rlo) : v_table32(idx, t->rlo, t->rhi), a);
+    const vu code = v_fadd_rz(s, small ? v_table16(idx, t->lo) : v_table32(idx, t->lo, t->hi));
     return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srlv(u, t->sh), t->nan);
 }
 
@@ -497,30 +505,21 @@ typedef struct k_philox_keys {
     vu k[10];
 } k_philox_keys;
 
+/* Built in registers: lanes written one by one through memory and read back as a vector stall the
+ * load (store forwarding fails), which cost about 60 ns a call. */
 static inline void k_philox_keys_init(k_philox_keys *ks, uint64_t seed)
 {
-    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
-    int i;
-    for (i = 0; i < 10; i++) {
-        uint32_t lanes[MF_VL];
-        int j;
-        for (j = 0; j < MF_VL; j += 4) {
+    const uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
 #ifdef V_PHILOX_ORDER_0321 /* the vocabulary keeps words in the order (c0, c3, c2, c1) */
-            lanes[j] = 0;
-            lanes[j + 1] = k1;
-            lanes[j + 2] = 0;
-            lanes[j + 3] = k0;
+    const vu step = v_set4(0, 0xBB67AE85u, 0, 0x9E3779B9u); /* the Weyl key schedule */
+    vu k = v_set4(0, k1, 0, k0);
 #else
-            lanes[j] = k0;
-            lanes[j + 1] = 0;
-            lanes[j + 2] = k1;
-            lanes[j + 3] = 0;
+    const vu step = v_set4(0x9E3779B9u, 0, 0xBB67AE85u, 0);
+    vu k = v_set4(k0, 0, k1, 0);
 #endif
-        }
-        ks->k[i] = v_load_u32(lanes);
-        k0 += 0x9E3779B9u;
-        k1 += 0xBB67AE85u;
-    }
+    int i;
+    for (i = 0; i < 10; i++, k = v_add(k, step))
+        ks->k[i] = k;
 }
 
 /* The counters of the MF_VL / 4 blocks from block b: (b + j) in lanes 4j, 4j+1; zero in 4j+2, 4j+3.
@@ -530,6 +529,15 @@ static inline vu k_philox_counters(uint64_t b, int sh)
 {
     uint32_t lanes[MF_VL];
     int j;
+    b &= ((uint64_t)1 << (62 - sh)) - 1;
+    if ((uint32_t)b <= 0xFFFFFFFFu - MF_VL / 4) { /* no lane's low word wraps: in registers (as above) */
+        const vu blk = v_mullo(v_srli(v_lane_index(), 2), v_set4(1, 0, 0, 0)); /* j in lane 4j */
+#ifdef V_PHILOX_ORDER_0321
+        return v_add(v_set4((uint32_t)b, 0, 0, (uint32_t)(b >> 32)), blk);
+#else
+        return v_add(v_set4((uint32_t)b, (uint32_t)(b >> 32), 0, 0), blk);
+#endif
+    }
     for (j = 0; j < MF_VL; j += 4, b++) {
         b &= ((uint64_t)1 << (62 - sh)) - 1;
         lanes[j] = (uint32_t)b;
@@ -561,9 +569,9 @@ MF_V vu k_philox(vu c, const k_philox_keys *ks)
  * registers (building them through memory every chunk cost a quarter of the time) except where a
  * lane's low counter word wraps. */
 #define K_SR_CHAINS (MF_VL == 16 ? 16 : 4) /* AVX-512, 32-bit slices: 16 gave bf16 5.4 G/s, 8 gave 4.5 */
-MF_V void k_philox_chains(vu *rb, vu *ctr, uint64_t idx, const int sh, const k_philox_keys *ks)
+MF_V void k_philox_chains_start(vu *rb, vu *ctr, uint64_t idx, const int sh)
 {
-    int j, r;
+    int j;
     if ((uint32_t)(idx >> (sh + 2)) <= 0xFFFFFFFFu - K_SR_CHAINS * MF_VL / 4) { /* no low word wraps here or next */
         rb[0] = *ctr;
         for (j = 1; j < K_SR_CHAINS; j++)
@@ -574,6 +582,11 @@ MF_V void k_philox_chains(vu *rb, vu *ctr, uint64_t idx, const int sh, const k_p
             rb[j] = k_philox_counters((idx + ((uint64_t)j * MF_VL << sh)) >> (sh + 2), sh);
         *ctr = k_philox_counters((idx + ((uint64_t)K_SR_CHAINS * MF_VL << sh)) >> (sh + 2), sh);
     }
+}
+MF_V void k_philox_chains(vu *rb, vu *ctr, uint64_t idx, const int sh, const k_philox_keys *ks)
+{
+    int j, r;
+    k_philox_chains_start(rb, ctr, idx, sh);
     for (r = 0; r < 9; r++)
         for (j = 0; j < K_SR_CHAINS; j++)
             rb[j] = v_philox_round(rb[j], ks->k[r]);

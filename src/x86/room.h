@@ -335,7 +335,7 @@ MF_V vu room_round_code(const mf_format D, const mf_round R, const mf_overflow O
         return k_round_rn_fast(u, D, O);
 #ifdef V_HAS_TABLE32
     if (R == MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16)
-        return k_round_sr8_sat_tab(u, rb, (const k_rn_tab *)tp); /* 8 bits (k_rn_tab_ok) */
+        return k_round_sr8_sat_tab(u, D, rb, (const k_rn_tab *)tp); /* 8 bits (k_rn_tab_ok) */
 #endif
     if (D == MF_BF16 && !C)
         return k_round_bf16(u, R, O, rb);
@@ -355,6 +355,35 @@ MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflo
         v_store_u4((uint8_t *)dst + i / 2, c);
     else
         v_store_u8((uint8_t *)dst + i, c);
+}
+
+/* The 2^k_sr_shift(D) vectors of elements from element e that one vector of stream words w serves */
+MF_V void room_sr_words(const mf_format D, const mf_round R, const mf_overflow O, const int C, void *dst,
+                        const uint32_t *src, size_t e, vu w, const void *tp, k_counts *ct)
+{
+    const int P = 1 << k_sr_shift(D);
+    int p;
+    if (P == 4) { /* one-byte and e2m1 codes: the four vectors stored with one pack */
+        vu c[4];
+        for (p = 0; p < 4; p++)
+            c[p] = room_round_code(D, R, O, C, v_load_u32(src + e + (size_t)p * MF_VL), k_sr_part(w, D, p), tp, ct);
+        if (D == MF_FP4_E2M1)
+            v_store_u4x4((uint8_t *)dst + e / 2, c[0], c[1], c[2], c[3]);
+        else
+            v_store_u8x4((uint8_t *)dst + e, c[0], c[1], c[2], c[3]);
+#ifdef V_HAS_BF16_SR_PAIR
+    } else if (D == MF_BF16 && !C) {
+        v_bf16_sr_pair((uint16_t *)dst + e, v_load_u32(src + e), v_load_u32(src + e + MF_VL), w,
+                       O == MF_OVERFLOW_SATURATE, (uint32_t)mf__fmt_nan_code(mf__fmt_get(MF_BF16)),
+                       (uint32_t)mf__fmt_max_code(mf__fmt_get(MF_BF16)));
+#endif
+    } else if (P == 2) { /* f16, bf16: the two vectors stored with one pack */
+        const vu c0 = room_round_code(D, R, O, C, v_load_u32(src + e), k_sr_part(w, D, 0), tp, ct);
+        const vu c1 = room_round_code(D, R, O, C, v_load_u32(src + e + MF_VL), k_sr_part(w, D, 1), tp, ct);
+        v_store_u16x2((uint16_t *)dst + e, c0, c1);
+    } else {
+        room_round_store(D, R, O, C, dst, e, v_load_u32(src + e), w, tp, ct);
+    }
 }
 
 /* ---- one block: binary32 bits -> destination format ---------------------------------------------- */
@@ -425,28 +454,34 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         const size_t chunk = (size_t)K_SR_CHAINS * MF_VL << SH;
         if (n >= chunk) { /* K_SR_CHAINS vectors of words a step */
             vu cc = k_philox_counters(idx0 >> (SH + 2), SH);
+            vu rb[K_SR_CHAINS];
+            int j, r;
+            /* bf16: the next chunk's Philox rounds interleaved with this chunk's elements, 12% faster
+             * (L1); for one-byte codes, with four times the elements, 5% slower, for f16 13% slower */
+            const int pipe = D == MF_BF16;
+            k_philox_chains(rb, &cc, idx0, SH, ks);
             for (; i + chunk <= n; i += chunk) {
-                vu rb[K_SR_CHAINS];
-                int j, p;
-                k_philox_chains(rb, &cc, idx0 + i, SH, ks);
-                for (j = 0; j < K_SR_CHAINS; j++) {
-                    const size_t e = i + (size_t)(j * P) * MF_VL;
-                    if (P == 4) { /* one-byte and e2m1 codes: the four vectors stored with one pack */
-                        vu c[4];
-                        for (p = 0; p < 4; p++)
-                            c[p] = room_round_code(D, R, O, C, v_load_u32(src + e + (size_t)p * MF_VL),
-                                                   k_sr_part(rb[j], D, p), tp, ct);
-                        if (D == MF_FP4_E2M1)
-                            v_store_u4x4((uint8_t *)dst + e / 2, c[0], c[1], c[2], c[3]);
-                        else
-                            v_store_u8x4((uint8_t *)dst + e, c[0], c[1], c[2], c[3]);
-                    } else if (P == 2) { /* f16, bf16: the two vectors stored with one pack */
-                        const vu c0 = room_round_code(D, R, O, C, v_load_u32(src + e), k_sr_part(rb[j], D, 0), tp, ct);
-                        const vu c1 = room_round_code(D, R, O, C, v_load_u32(src + e + MF_VL), k_sr_part(rb[j], D, 1), tp, ct);
-                        v_store_u16x2((uint16_t *)dst + e, c0, c1);
-                    } else {
-                        room_round_store(D, R, O, C, dst, e, v_load_u32(src + e), rb[j], tp, ct);
-                    }
+                if (pipe && i + 2 * chunk <= n) {
+                    vu nx[K_SR_CHAINS];
+                    k_philox_chains_start(nx, &cc, idx0 + i + chunk, SH);
+#define ROOM_SR_ROUND(r)                                                                                  \
+    do {                                                                                                  \
+        for (j = 0; j < K_SR_CHAINS; j++)                                                                 \
+            nx[j] = (r) < 9 ? v_philox_round(nx[j], ks->k[r]) : v_philox_last(nx[j], ks->k[9]);           \
+        for (j = (r) * K_SR_CHAINS / 10; j < ((r) + 1) * K_SR_CHAINS / 10; j++)                           \
+            room_sr_words(D, R, O, C, dst, src, i + (size_t)(j * P) * MF_VL, rb[j], tp, ct);               \
+    } while (0)
+#pragma GCC unroll 10 /* 4-10% faster than the loop */
+                    for (r = 0; r < 10; r++)
+                        ROOM_SR_ROUND(r);
+#undef ROOM_SR_ROUND
+                    for (j = 0; j < K_SR_CHAINS; j++)
+                        rb[j] = nx[j];
+                } else {
+                    for (j = 0; j < K_SR_CHAINS; j++)
+                        room_sr_words(D, R, O, C, dst, src, i + (size_t)(j * P) * MF_VL, rb[j], tp, ct);
+                    if (!pipe && i + 2 * chunk <= n)
+                        k_philox_chains(rb, &cc, idx0 + i + chunk, SH, ks);
                 }
             }
         }

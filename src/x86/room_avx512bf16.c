@@ -1,5 +1,6 @@
 /* src/x86/room_avx512bf16.c - the AVX-512 room plus AVX512_BF16's vcvtneps2bf16 for f32 -> bf16 rn.
  * Built with the AVX-512 flags and -mavx512bf16. */
+#define V_HAS_VBMI 1 /* this room also requires AVX512_VBMI (cpuid.c) */
 #include "vec_avx512.h"
 
 #include "kernels.h"

@@ -16,6 +16,11 @@ typedef __m256i vm;
 
 MF_V vu v_set1(uint32_t x) { return _mm256_set1_epi32((int)x); }
 MF_V vu v_zero(void) { return _mm256_setzero_si256(); }
+/* (a, b, c, d) in every group of four lanes */
+MF_V vu v_set4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    return _mm256_broadcastsi128_si256(_mm_set_epi32((int)d, (int)c, (int)b, (int)a));
+}
 MF_V vu v_lane_index(void) { return _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0); }
 
 MF_V vu v_and(vu a, vu b) { return _mm256_and_si256(a, b); }

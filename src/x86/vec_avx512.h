@@ -18,6 +18,11 @@ typedef __mmask16 vm;
 
 MF_V vu v_set1(uint32_t x) { return _mm512_set1_epi32((int)x); }
 MF_V vu v_zero(void) { return _mm512_setzero_si512(); }
+/* (a, b, c, d) in every group of four lanes */
+MF_V vu v_set4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    return _mm512_broadcast_i32x4(_mm_set_epi32((int)d, (int)c, (int)b, (int)a));
+}
 MF_V vu v_lane_index(void) { return _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0); }
 
 MF_V vu v_and(vu a, vu b) { return _mm512_and_si512(a, b); }
@@ -86,6 +91,8 @@ MF_V vu v_u2f(vu a) { return _mm512_castps_si512(_mm512_cvtepi32_ps(a)); }
 #define V_HAS_TABLE32 1
 /* lane i: (lo, hi)[idx_i & 31], one vpermt2d */
 MF_V vu v_table32(vu idx, vu lo, vu hi) { return _mm512_permutex2var_epi32(lo, idx, hi); }
+/* lane i: t[idx_i & 15], one vpermd (which, unlike vpermt2d, overwrites neither source) */
+MF_V vu v_table16(vu idx, vu t) { return _mm512_permutexvar_epi32(idx, t); }
 /* max(a - b, 0) for a, b < 2^16 (unsigned saturating subtraction of 16-bit halves: the high halves are 0) */
 MF_V vu v_subs_u16(vu a, vu b) { return _mm512_subs_epu16(a, b); }
 /* keep ? (a & c) | (b & ~c) : c, one masked ternary-logic op */
@@ -140,6 +147,26 @@ MF_V vu v_load_u4(const void *p)
 MF_V void v_store_u32(void *p, vu a) { _mm512_storeu_si512(p, a); }
 MF_V void v_store_u16(void *p, vu a) { _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(a)); }
 MF_V void v_store_u8(void *p, vu a) { _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(a)); }
+/* f32 -> bf16, sr, on two vectors at once in 16-bit lanes: the 2 * MF_VL codes of a then b, element l
+ * taking the 16 random bits of unit l of w. Code = high half + the carry of low half + random bits
+ * (kernels.h's k_round_bf16, with the halves gathered by two permutes instead of the random bits
+ * spread to 32-bit lanes); sat: codes above max (a carry to inf, an inf input) become max. */
+#define V_HAS_BF16_SR_PAIR 1
+MF_V void v_bf16_sr_pair(void *p, vu a, vu b, vu w, const int sat, uint32_t nan, uint32_t max)
+{
+    const __m512i lo_idx = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32, 30, 28,
+                                            26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i lo = _mm512_permutex2var_epi16(a, lo_idx, b);
+    const __m512i hi = _mm512_permutex2var_epi16(a, _mm512_add_epi16(lo_idx, _mm512_set1_epi16(1)), b);
+    const __mmask32 carry = _mm512_cmplt_epu16_mask(_mm512_add_epi16(lo, w), w);
+    const __mmask32 isnan = _mm512_kunpackw((__mmask32)_mm512_fpclass_ps_mask(_mm512_castsi512_ps(b), 0x81),
+                                            (__mmask32)_mm512_fpclass_ps_mask(_mm512_castsi512_ps(a), 0x81));
+    __m512i out = _mm512_mask_sub_epi16(hi, carry, hi, _mm512_set1_epi16(-1));
+    if (sat) /* signed min clamps the positive codes only, unsigned min then the negative ones */
+        out = _mm512_min_epu16(_mm512_min_epi16(out, _mm512_set1_epi16((short)max)),
+                               _mm512_set1_epi16((short)(max | 0x8000u)));
+    _mm512_storeu_si512(p, _mm512_mask_mov_epi16(out, isnan, _mm512_set1_epi16((short)nan)));
+}
 /* 2 * MF_VL 16-bit codes, a's then b's, with one pack */
 MF_V void v_store_u16x2(void *p, vu a, vu b)
 {
@@ -211,6 +238,14 @@ MF_V vu v_sr_part16(vu w, const int p)
 {
     return _mm512_cvtepu16_epi32(p ? _mm512_extracti64x4_epi64(w, 1) : _mm512_castsi512_si256(w));
 }
+#ifdef V_HAS_VBMI /* one vpermb, bytes 16p .. 16p + 15 to the lanes' low bytes */
+MF_V vu v_sr_part8(vu w, const int p)
+{
+    const __m512i idx = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                         _mm512_set1_epi32(16 * p));
+    return _mm512_maskz_permutexvar_epi8((__mmask64)0x1111111111111111ull, idx, w);
+}
+#else
 MF_V vu v_sr_part8(vu w, const int p)
 {
     __m128i q = p == 0 ? _mm512_castsi512_si128(w)
@@ -219,7 +254,7 @@ MF_V vu v_sr_part8(vu w, const int p)
                        : _mm512_extracti32x4_epi32(w, 3);
     return _mm512_cvtepu8_epi32(q);
 }
-
+#endif
 
 /* Copy one 64-byte line to a 64-byte-aligned destination with a non-temporal store. */
 MF_V void v_stream_line(void *dst, const void *src)
