@@ -28,8 +28,8 @@
  *     which widen in registers, and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
- *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for rn/rz/ru/rd/ro
- *     without stats. Everything else from f64: portable.
+ *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for every mode but
+ *     sr, without stats. Everything else from f64: portable.
  *   - equal formats: portable (a copy).
  *   - the first elements of a stochastic call up to the first stream index that is a multiple of
  *     4 * 32 / mf_sr_width(destination) (so that vectors start on a Philox block's words), and the
@@ -757,8 +757,7 @@ static int room_vectorizable(mf_format d, mf_format s, const mf_opts *o, int cou
         if (count || o->round == MF_ROUND_STOCHASTIC)
             return 0;
         if (d == MF_FP32)
-            return o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO ||
-                   o->round == MF_ROUND_UP || o->round == MF_ROUND_DOWN || o->round == MF_ROUND_ODD;
+            return o->round != MF_ROUND_STOCHASTIC;
     }
     return 1;
 }
@@ -837,8 +836,9 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         } else if (s == MF_FP64) {
             const double *sp = (const double *)src + blk;
             uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
-            /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd */
-            static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0, 0x6000u, 0x4000u, 0x2000u, 0x6000u, 0};
+            /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd and
+             * for rna (hw_f64_to_f32 adds the half place first) */
+            static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0x6000u, 0x6000u, 0x4000u, 0x2000u, 0x6000u, 0};
             _mm_setcsr(((csr & ~0xE040u) | 0x1F80u) | (d == MF_FP32 ? rc[o->round] : 0x6000u));
             csr_set = 1;
             for (i = 0; i < m; i += MF_VL) {

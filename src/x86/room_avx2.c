@@ -58,10 +58,29 @@ MF_V vu hw_f64_to_f32_ro(const double *p)
     return _mm256_set_m128i(hw__pd4_to_ps4(p + 4, 1), hw__pd4_to_ps4(p, 1));
 }
 
+/* rna, with MXCSR = rz: as room_avx512_hw.h's hw__pd8_to_ps8_rna */
+MF_V __m128i hw__pd4_to_ps4_rna(const double *p)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0), x = _mm256_loadu_pd(p), a = _mm256_andnot_pd(sign, x);
+    const __m256i e0 = _mm256_srli_epi64(_mm256_castpd_si256(a), 52), emin = _mm256_set1_epi64x(1023 - 126);
+    const __m256i e = _mm256_blendv_epi8(e0, emin, _mm256_cmpgt_epi64(emin, e0));
+    const __m256d h = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_sub_epi64(e, _mm256_set1_epi64x(24)), 52));
+    const __m256d t = _mm256_add_pd(x, _mm256_or_pd(h, _mm256_and_pd(x, sign)));
+    const __m256i ovf = _mm256_castpd_si256(_mm256_and_pd(
+        _mm256_cmp_pd(_mm256_andnot_pd(sign, t), _mm256_set1_pd(0x1p128), _CMP_GE_OQ),
+        _mm256_cmp_pd(a, _mm256_set1_pd(0x1.fffffffffffffp1023), _CMP_LE_OQ))); /* inf stays inf */
+    const __m256i lo = _mm256_permutevar8x32_epi32(ovf, _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0));
+    const __m128i r = _mm_castps_si128(_mm256_cvtpd_ps(t));
+    return _mm_sub_epi32(r, _mm256_castsi256_si128(lo)); /* one more where it overflows: the infinity */
+}
+
 MF_V vu hw_f64_to_f32(const double *p, mf_round r)
 {
-    vu u = _mm256_set_m128i(hw__pd4_to_ps4(p + 4, 0), hw__pd4_to_ps4(p, 0));
-    (void)r; /* the room has put r into MXCSR */
+    vu u;
+    if (r == MF_ROUND_NEAREST_AWAY)
+        u = _mm256_set_m128i(hw__pd4_to_ps4_rna(p + 4), hw__pd4_to_ps4_rna(p));
+    else /* the room has put r into MXCSR */
+        u = _mm256_set_m128i(hw__pd4_to_ps4(p + 4, 0), hw__pd4_to_ps4(p, 0));
     return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
 }
 

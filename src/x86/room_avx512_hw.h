@@ -72,10 +72,32 @@ MF_V vu hw_f64_to_f32_ro(const double *p)
     return _mm512_inserti64x4(_mm512_castsi256_si512(hw__pd8_to_ps8(p, 1)), hw__pd8_to_ps8(p + 8, 1), 1);
 }
 
+/* rna, with MXCSR = rz: x + half a binary32 place at |x| (2^-150 below the normal range) away from
+ * zero, truncated; exact in binary64 but where it reaches the next binade, and then it is at least
+ * that binade's first point, which truncation keeps. From 2^128 on it overflows: rz gives max, and
+ * one more is the infinity. */
+MF_V __m256i hw__pd8_to_ps8_rna(const double *p)
+{
+    const __m512d x = _mm512_loadu_pd(p);
+    const __m512d a = _mm512_abs_pd(x);
+    const __m512i e = _mm512_max_epu64(_mm512_srli_epi64(_mm512_castpd_si512(a), 52), _mm512_set1_epi64(1023 - 126));
+    const __m512i h = _mm512_slli_epi64(_mm512_sub_epi64(e, _mm512_set1_epi64(24)), 52);
+    /* t = x + (h with x's sign): ternary logic h | (x & sign) */
+    const __m512d t = _mm512_add_pd(x, _mm512_castsi512_pd(_mm512_ternarylogic_epi64(
+                                           h, _mm512_castpd_si512(x), _mm512_set1_epi64((long long)0x8000000000000000ull), 0xF8)));
+    const __mmask8 ovf = _mm512_cmp_pd_mask(_mm512_abs_pd(t), _mm512_set1_pd(0x1p128), _CMP_GE_OQ) &
+                         _mm512_cmp_pd_mask(a, _mm512_set1_pd(0x1.fffffffffffffp1023), _CMP_LE_OQ); /* inf stays inf */
+    const __m256i r = _mm256_castps_si256(_mm512_cvtpd_ps(t));
+    return _mm256_mask_add_epi32(r, ovf, r, _mm256_set1_epi32(1));
+}
+
 MF_V vu hw_f64_to_f32(const double *p, mf_round r)
 {
-    vu u = _mm512_inserti64x4(_mm512_castsi256_si512(hw__pd8_to_ps8(p, 0)), hw__pd8_to_ps8(p + 8, 0), 1);
-    (void)r; /* the room has put r into MXCSR */
+    vu u;
+    if (r == MF_ROUND_NEAREST_AWAY)
+        u = _mm512_inserti64x4(_mm512_castsi256_si512(hw__pd8_to_ps8_rna(p)), hw__pd8_to_ps8_rna(p + 8), 1);
+    else /* the room has put r into MXCSR */
+        u = _mm512_inserti64x4(_mm512_castsi256_si512(hw__pd8_to_ps8(p, 0)), hw__pd8_to_ps8(p + 8, 0), 1);
     return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
 }
 
