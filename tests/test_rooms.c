@@ -242,6 +242,52 @@ START_TEST(test_rooms_lengths)
 }
 END_TEST
 
+/* f64 -> f32 in every mode but sr, on doubles at and next to binary32 ties (a binary32 value plus or
+ * minus half its place, moved by -2 .. 2 binary64 places), around the overflow threshold, far above
+ * it and in the subnormal range: where the rooms' vcvtpd2ps paths (and rna's added half place) could
+ * go wrong. */
+START_TEST(test_rooms_f64_ties)
+{
+    size_t ri, i;
+    const mf__room *room;
+    double *x = (double *)src_buf;
+    for (i = 0; i < NMAX; i++) {
+        uint32_t f = (uint32_t)next();
+        float fv;
+        double d, h;
+        uint64_t b;
+        int e;
+        if (i % 7 == 0)
+            f = (f & 0x80000000u) | (0x7F7FFFF0u + (f & 15u)); /* near max */
+        else if (i % 7 == 1)
+            f &= 0x807FFFFFu; /* subnormal */
+        memcpy(&fv, &f, 4);
+        if (fv != fv || fv - fv != 0) /* NaN, inf: kept as they are */
+            fv = 1.5f;
+        e = (int)((f >> 23) & 0xFF);
+        h = ldexp(1.0, (e ? e : 1) - 127 - 24); /* half the binary32 place */
+        d = (next() & 1) ? (double)fv + h : (double)fv - h;
+        memcpy(&b, &d, 8);
+        b += (uint64_t)(int64_t)((int)(next() % 5) - 2);
+        memcpy(&x[i], &b, 8);
+        if (i % 7 == 2) /* far above binary32's range */
+            x[i] = ldexp((next() & 1) ? -1.75 : 1.25, 127 + (int)(next() % 897));
+    }
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        int r, o;
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (r = 0; r < MF_ROUND_COUNT; r++)
+            for (o = 0; o < MF_OVERFLOW_COUNT; o++) {
+                mf_opts opt = {(mf_round)r, (mf_overflow)o, 1, 0, NULL, 0};
+                if (r == MF_ROUND_STOCHASTIC)
+                    continue;
+                check_one(room, MF_FP32, MF_FP64, NMAX, 0, 0, &opt);
+            }
+    }
+}
+END_TEST
+
 /* Long stochastic runs across the Philox counter's 32-bit wrap, for every room. */
 START_TEST(test_rooms_philox_wrap)
 {
@@ -569,6 +615,7 @@ int main(void)
     tcase_add_test(tc, test_rooms_lengths);
     tcase_add_test(tc, test_rooms_every_16bit_code);
     tcase_add_test(tc, test_rooms_philox_wrap);
+    tcase_add_test(tc, test_rooms_f64_ties);
     tcase_add_test(tc, test_rooms_streaming);
     tcase_add_test(tc, test_rooms_byte_tables);
     tcase_add_test(tc, test_rooms_sr_sweep);
