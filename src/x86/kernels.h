@@ -162,12 +162,13 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
  * result does not depend on MXCSR (room_direct). */
 typedef struct k_rn_tab {
     vu lo, hi;             /* M by exponent */
-    vu rlo, rhi;           /* 2^(q - 8) by exponent, q the exponent of the target's last place there */
+    vu rlo, rhi;           /* 2^(q - w) by exponent, q the exponent of the target's last place there, w its sr width */
     vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code */
     vu sh;                 /* 32 - bits: brings the binary32 sign to the code's */
     vu hlo, hhi;           /* half the last place, 2^(q - 1), by exponent */
     vu ovrn, ovna;         /* the least |x| (binary32 bits) that overflows in rn, in rna */
     vu maxup;              /* the binary32 value just above max (bits) */
+    vu maxnext;            /* the grid point above max, exponent unbounded (bits) */
 } k_rn_tab;
 
 /* Saturation, or the IEEE policy of a format where it gives the same bytes: FP6/FP4 have no inf and no
@@ -203,19 +204,21 @@ MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
     const vu j0 = v_lane_index(), j1 = v_add(v_lane_index(), v_set1(MF_VL));
     /* M, as in k_round_rn_fast: 2^(emin_b + j - 127 + 23 - man) with the code's exponent part j << man */
     const vu mb = v_set1((emin_b + 23 - (uint32_t)f.man) << 23), ms = v_set1((1u << 23) + (1u << f.man));
-    /* 2^(q - 8), q = emin_b + j - 127 - man the exponent of the last place: a normal binary32 here
-     * (q >= -16 for every format with a table) */
-    const vu rb = v_set1(emin_b - (uint32_t)f.man - 8);
+    /* 2^(q - w), q = emin_b + j - 127 - man the exponent of the last place and w = mf_sr_width: a
+     * normal binary32 here (q - w >= -40 for every format with a table) */
+    const unsigned w = mf_sr_width(fmt);
+    const vu rb = v_set1(emin_b - (uint32_t)f.man - w);
     k_rn_tab r;
     r.lo = v_add(mb, v_mullo(j0, ms));
     r.hi = v_add(mb, v_mullo(j1, ms));
     r.rlo = v_slli(v_add(rb, j0), 23);
     r.rhi = v_slli(v_add(rb, j1), 23);
     /* 2^(q - 1) */
-    r.hlo = v_add(r.rlo, v_set1(7u << 23));
-    r.hhi = v_add(r.rhi, v_set1(7u << 23));
+    r.hlo = v_add(r.rlo, v_set1((w - 1) << 23));
+    r.hhi = v_add(r.rhi, v_set1((w - 1) << 23));
     r.maxbits = v_set1((uint32_t)(((maxc >> f.man) - (uint64_t)f.bias + 127) << 23) |
                        (uint32_t)((maxc & (((uint64_t)1 << f.man) - 1)) << (23 - f.man)));
+    r.maxnext = v_add(r.maxbits, v_set1(1u << (23 - f.man))); /* max is normal: one place up */
     r.emin = v_set1(emin_b);
     r.nan = v_set1((uint32_t)mf__fmt_nan_code(f));
     r.sh = v_set1((uint32_t)(32 - f.bits));
@@ -309,23 +312,29 @@ MF_V vu k_round_dir_tab(vu u, const mf_format D, const mf_round r, const mf_over
     return k_tab_finish(u, a0, code, D, r, O, t);
 }
 
-/* ---- binary32 -> a narrow format, sr, saturating, no statistics ---------------------------------------
- * These formats' elements take 8 random bits b (in the low byte of each lane: mf_sr_width), and the
- * rule "up iff f * 2^32 + b * 2^24 >= 2^32" is "up iff floor(f * 256) + b >= 256", which is where
- * |x| + b * 2^(q - 8) (q the exponent of the last place at |x|) reaches the grid point above |x|. So
- * the result is lo of that sum, as in rna above: the sum truncated ({rz-sae}; one FMA, the product
+/* ---- binary32 -> a narrow format or f16, sr, either policy, no statistics -----------------------------
+ * An element takes w = mf_sr_width(D) random bits r (8, or 16 for f16; zero-extended in its lane), and
+ * the rule "up iff f * 2^32 + r * 2^(32 - w) >= 2^32" is "up iff floor(f * 2^w) + r >= 2^w", which is
+ * where |x| + r * 2^(q - w) (q the exponent of the last place at |x|) reaches the grid point above |x|.
+ * So the result is lo of that sum, as in rna above: the sum truncated ({rz-sae}; one FMA, the product
  * being exact; binary32's grid there contains the target's, so truncating cannot pass a grid point),
- * then the table addition truncated. Clamping |x| to max first is exact: every |x| >= max gives max
- * under saturation. Runs under the room's MXCSR (no FTZ/DAZ). */
-MF_V vu k_round_sr8_sat_tab(vu u, const mf_format D, vu b, const k_rn_tab *t)
+ * then the table addition truncated. Clamping |x| first is exact: under saturation to max (every
+ * |x| >= max gives max); under the IEEE policy of e4m3 and e5m2 to the grid point above max (every
+ * |x| at or above it overflows, and between max and it the rounding is as unclamped), whose code is
+ * e5m2's inf and e4m3's NaN, which has no sign. Runs under the room's MXCSR (no FTZ/DAZ). */
+MF_V vu k_round_sr_tab(vu u, const mf_format D, const mf_overflow O, vu r, const k_rn_tab *t)
 {
+    const int ieee = !k_sat_like(D, O), inf = mf__fmt_get(D).kind == MF__KIND_IEEE;
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
-    const vu a = v_min_u(a0, t->maxbits);
+    const vu a = v_min_u(a0, ieee ? t->maxnext : t->maxbits);
     const vu idx = v_subs_u16(v_srli(a, 23), t->emin);
     const int small = k_tab_entries(D) <= MF_VL; /* one-source lookups: no copies of the tables */
-    const vu s = v_fmadd_rz(v_u2f(b), small ? v_table16(idx, t->rlo) : v_table32(idx, t->rlo, t->rhi), a);
+    const vu s = v_fmadd_rz(v_u2f(r), small ? v_table16(idx, t->rlo) : v_table32(idx, t->rlo, t->rhi), a);
     const vu code = v_fadd_rz(s, small ? v_table16(idx, t->lo) : v_table32(idx, t->lo, t->hi));
-    return v_keep_select(v_lt_u(a0, v_set1(0x7F800001u)), code, v_srlv(u, t->sh), t->nan);
+    vm keep = v_lt_u(a0, v_set1(0x7F800001u));
+    if (ieee && !inf) /* e4m3: the code above max is the NaN (the sum reached the grid point above max) */
+        keep = m_andnot(v_ge_u(s, t->maxnext), keep);
+    return v_keep_select(keep, code, v_srlv(u, t->sh), t->nan);
 }
 
 #endif

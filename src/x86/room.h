@@ -334,8 +334,8 @@ MF_V vu room_round_code(const mf_format D, const mf_round R, const mf_overflow O
     if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D))
         return k_round_rn_fast(u, D, O);
 #ifdef V_HAS_TABLE32
-    if (R == MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16)
-        return k_round_sr8_sat_tab(u, D, rb, (const k_rn_tab *)tp); /* 8 bits (k_rn_tab_ok) */
+    if (R == MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D))
+        return k_round_sr_tab(u, D, O, rb, (const k_rn_tab *)tp);
 #endif
     if (D == MF_BF16 && !C)
         return k_round_bf16(u, R, O, rb);
@@ -440,7 +440,7 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
     }
     i = 0;
 #ifdef V_HAS_TABLE32
-    const int sr_tab = R == MF_ROUND_STOCHASTIC && !C && k_sat_like(D, O) && k_rn_tab_ok(D) && D != MF_FP16;
+    const int sr_tab = R == MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D);
     k_rn_tab spare;
     const k_rn_tab tab = *room_tab(sr_tab ? D : MF_FP8_E4M3, &spare);
     const k_rn_tab *tp = &tab;
