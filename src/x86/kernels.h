@@ -427,23 +427,29 @@ MF_V vu k_round_e8m0(vu u, const mf_round r, const mf_overflow o, vu rbits, cons
     return res;
 }
 
-/* ---- binary32 -> e8m0 in rn, rna, rz, ru or rd, no statistics: integer operations only ---------------
+/* ---- binary32 -> e8m0, every mode but sr, no statistics: integer operations only --------------------
  * The code of a normal |x| is its exponent field after adding to |x| what carries into the exponent
  * exactly when the mode rounds up: half the binade (rn and rna, on the linear scale) or all ones
  * below the exponent (ru); nothing for rz and rd, which see |x|. Binary32 subnormals from 2^-127
  * up sit in code 0 and go up to code 1 at 1.5 * 2^-127 (rn, rna) or above 2^-127 (ru); below 2^-127
  * every mode gives code 0. What carries past 0xFE (and inf, NaN) is 0xFF, which saturation turns
- * into 0xFE for all but NaN. */
+ * into 0xFE for all but NaN. ro: the exponent field with its last bit set where the mantissa is not
+ * zero (in [2^-127, 2^-126), 1 above 2^-127), 0xFE at most for finite |x|. */
 MF_V int k_e8m0_fast_ok(const mf_round r)
 {
-    return r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_NEAREST_AWAY || r == MF_ROUND_TOWARD_ZERO ||
-           r == MF_ROUND_UP || r == MF_ROUND_DOWN;
+    return r != MF_ROUND_STOCHASTIC;
 }
 
 MF_V vu k_round_e8m0_fast(vu u, const mf_round r, const mf_overflow o)
 {
     const int up = r == MF_ROUND_UP, near = r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_NEAREST_AWAY;
     const vu a = v_and(u, v_set1(0x7FFFFFFFu));
+    if (r == MF_ROUND_ODD) { /* the exponent field, or 1 where bits below it are set; no finite |x| overflows */
+        vu code = v_or_m1(v_test(a, v_set1(0x7FFFFFu)), v_srli(a, 23));
+        code = v_blend(v_gt_u(a, v_set1(0x400000u)), v_zero(), code); /* up to 2^-127: code 0 */
+        return v_blend(v_gt_u(a, v_set1(o == MF_OVERFLOW_SATURATE ? 0x7F800000u : 0x7F7FFFFFu)), v_min_u(code, v_set1(0xFEu)),
+                       v_set1(0xFFu));
+    }
     vu code = v_srli(up ? v_add(a, v_set1(0x7FFFFFu)) : near ? v_add(a, v_set1(0x400000u)) : a, 23);
     if (up || near) /* below 2^-126: 1 from the threshold up, else 0 */
         code = v_blend(v_lt_u(a, v_set1(0x800000u)), code,

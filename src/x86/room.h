@@ -197,6 +197,8 @@ static const k_rn_tab *room_tab(mf_format d, k_rn_tab *spare)
  * in between */
 MF_V vu room_tab_round(vu u, const mf_format D, const mf_round R, const mf_overflow O, const k_rn_tab *t)
 {
+    if (D == MF_E8M0) /* integer operations, no table */
+        return k_round_e8m0_fast(u, R, O);
     if (R == MF_ROUND_NEAREST_EVEN)
         return k_round_rn_tab(u, D, O, t);
     return k_round_dir_tab(u, D, R, O, t); /* rz anywhere; rna, ru, rd, ro under the room's MXCSR only */
@@ -206,7 +208,7 @@ MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, 
                         const void *src, size_t n)
 {
     k_rn_tab spare;
-    const k_rn_tab tab = *room_tab(D, &spare);
+    const k_rn_tab tab = *room_tab(D == MF_E8M0 ? MF_FP8_E4M3 : D, &spare); /* e8m0: unused */
     size_t i = 0;
     if (D == MF_FP4_E2M1) /* eight vectors a step: 64 bytes, packed with fewer instructions */
         for (; i + 8 * MF_VL <= n; i += 8 * MF_VL) {
@@ -257,8 +259,8 @@ static int room_tab_ok(mf_format d)
 }
 #endif
 
-/* f16 or bf16 -> a narrow format by room_tab_loop, in rn or rz, or with any_mode (under the room's
- * MXCSR) in every mode but sr; 0 (nothing done) where it does not apply */
+/* f16 or bf16 -> a narrow format (e8m0 too) by room_tab_loop, in rn or rz, or with any_mode (under the
+ * room's MXCSR) in every mode but sr; 0 (nothing done) where it does not apply */
 static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
                              int any_mode)
 {
@@ -285,9 +287,10 @@ static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *sr
         return 1;                                                                                     \
     }
 #define ROOM_TCASE_D(D) ROOM_TCASE(MF_FP16, D) ROOM_TCASE(MF_BF16, D)
-    if (o->round == MF_ROUND_STOCHASTIC || !room_tab_ok(d) ||
+    if (o->round == MF_ROUND_STOCHASTIC || (!room_tab_ok(d) && d != MF_E8M0) ||
         (!any_mode && o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_TOWARD_ZERO))
         return 0;
+    ROOM_TCASE_D(MF_E8M0)
     ROOM_TCASE_D(MF_FP8_E4M3)
     ROOM_TCASE_D(MF_FP8_E5M2)
     ROOM_TCASE_D(MF_FP6_E2M3)
