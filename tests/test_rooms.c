@@ -352,7 +352,12 @@ START_TEST(test_rooms_sr_sweep)
                  {MF_FP4_E2M1, MF_ROUND_DOWN, MF_OVERFLOW_SATURATE},         {MF_FP8_E4M3, MF_ROUND_ODD, MF_OVERFLOW_IEEE},
                  {MF_FP8_E5M2, MF_ROUND_ODD, MF_OVERFLOW_IEEE},              {MF_BF16, MF_ROUND_ODD, MF_OVERFLOW_IEEE},
                  {MF_BF16, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},              {MF_FP16, MF_ROUND_ODD, MF_OVERFLOW_IEEE},
-                 {MF_FP16, MF_ROUND_ODD, MF_OVERFLOW_SATURATE}};
+                 {MF_FP16, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},
+                 /* the sr table kernel's f16 and IEEE cases, e8m0's integer ro and its sr */
+                 {MF_FP16, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},       {MF_FP16, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
+                 {MF_FP8_E4M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},   {MF_FP8_E5M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},
+                 {MF_E8M0, MF_ROUND_ODD, MF_OVERFLOW_IEEE},              {MF_E8M0, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},
+                 {MF_E8M0, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}};
     static const ref_mode ref_modes[MF_ROUND_COUNT] = {
         [MF_ROUND_NEAREST_EVEN] = REF_RN, [MF_ROUND_NEAREST_AWAY] = REF_RNA, [MF_ROUND_TOWARD_ZERO] = REF_RZ,
         [MF_ROUND_UP] = REF_RU,           [MF_ROUND_DOWN] = REF_RD,          [MF_ROUND_ODD] = REF_RO,
