@@ -86,6 +86,9 @@ MF_HD MF_INLINE unsigned mf_sr_width(mf_format fmt)
     }
 }
 
+/* log2 of the elements that share one stream word at width w (16: 1, 8: 2, any other: 0) */
+MF_HD MF_INLINE unsigned mf__sr_shift(unsigned width) { return width == 16 ? 1u : width == 8 ? 2u : 0u; }
+
 /* Element idx's slice of a stream word, for width w (8, 16; any other width takes the whole word):
  * bits [w * (idx mod 32/w), + w) of word, moved to the top of the result. */
 MF_HD MF_INLINE uint32_t mf_sr_slice(uint32_t word, uint64_t idx, unsigned width)
@@ -102,8 +105,7 @@ MF_HD MF_INLINE uint32_t mf_sr_slice(uint32_t word, uint64_t idx, unsigned width
  * reproduce mf_convert's stochastic rounding element by element, on the host or in a CUDA kernel. */
 MF_HD MF_INLINE uint32_t mf_sr_rbits(uint64_t seed, uint64_t idx, unsigned width)
 {
-    const unsigned sh = width == 16 ? 1u : width == 8 ? 2u : 0u;
-    return mf_sr_slice(mf_sr_bits(seed, idx >> sh), idx, width);
+    return mf_sr_slice(mf_sr_bits(seed, idx >> mf__sr_shift(width)), idx, width);
 }
 
 MF_END_DECLS

@@ -311,7 +311,7 @@ static int32_t down_k_of(const ctx *c, mf__unpacked u, uint32_t rbits, int32_t f
 
 static uint32_t sr_bits(const ctx *c, acc *a, size_t i)
 {
-    const unsigned w = c->sr_w, sh = w == 16 ? 1u : w == 8 ? 2u : 0u;
+    const unsigned w = c->sr_w, sh = mf__sr_shift(w);
     uint64_t idx = c->off + (uint64_t)i, word = idx >> sh;
     if (!a->blk_ok || (word >> 2) != a->blk_idx) {
         a->blk = mf_sr_block(c->seed, word);

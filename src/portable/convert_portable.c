@@ -80,7 +80,7 @@ MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const voi
     const mf_overflow ov = o->overflow;
     uint64_t c_ovf = 0, c_unf = 0, c_sub = 0, c_nan = 0, c_inx = 0;
     mf_philox4x32 blk = {{0, 0, 0, 0}};
-    const unsigned sr_w = mf_sr_width(dfmt), sr_sh = sr_w == 16 ? 1u : sr_w == 8 ? 2u : 0u; /* 2^sh a word */
+    const unsigned sr_w = mf_sr_width(dfmt), sr_sh = mf__sr_shift(sr_w); /* 2^sh elements a word */
     size_t i;
 
     for (i = 0; i < n; i++) {

@@ -497,11 +497,7 @@ MF_V vu k_decode(vu c, const mf_format fmt)
  * Element idx of a call rounding to D takes a slice of stream word idx >> k_sr_shift(D) (minifloat/
  * philox.h): one vector of MF_VL words, lanes 4j..4j+3 the four words of one Philox block, serves
  * 2^k_sr_shift(D) vectors of elements (k_sr_part: each lane's mf_sr_width(D) bits, zero-extended). */
-MF_V int k_sr_shift(const mf_format D)
-{
-    const unsigned w = mf_sr_width(D);
-    return w == 16 ? 1 : w == 8 ? 2 : 0;
-}
+MF_V int k_sr_shift(const mf_format D) { return (int)mf__sr_shift(mf_sr_width(D)); }
 
 MF_V vu k_sr_part(vu words, const mf_format D, const int p)
 {
