@@ -23,6 +23,7 @@
 
 #include "../src/internal.h"
 #include "baselines.h"
+#include "clock.h"
 
 #ifndef MF_BENCH_HAVE_NV
 #define MF_BENCH_HAVE_NV 0
@@ -36,18 +37,6 @@
 
 enum { REPS = 7 };
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* A conversion to measure. */
 typedef struct bcase {
@@ -181,8 +170,7 @@ static void measure_group(job *js, int nj, double min_seconds, double *ns)
     for (a = 0; a < nj; a++) {
         ns[a] = -1;
         if (js[a].iters) {
-            qsort(t[a], REPS, sizeof t[a][0], cmp_double);
-            ns[a] = t[a][REPS / 2];
+            ns[a] = median_of(t[a], REPS);
         }
     }
 }

@@ -17,26 +17,11 @@
 
 #include <minifloat.h>
 
+#include "clock.h"
+
 enum { REPS = 5 };
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-    qsort(v, REPS, sizeof v[0], cmp_double);
-    return v[REPS / 2];
-}
+static double median(double *v) { return median_of(v, REPS); }
 
 /* bytes an element; e2m1 is half a byte */
 static double elem_bytes(mf_format f) { return f == MF_FP4_E2M1 ? 0.5 : (double)mf_storage_bytes(f, 1); }
