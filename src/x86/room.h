@@ -19,13 +19,17 @@
  *   ROOM_HW_LUT, hw_lut8_loop(dst, src, nblk, tab, s4, d4, stream), hw_lut16_loop(...)
  *                                dst[i] = tab[src[i]] in blocks of 64 elements, from bytes or packed
  *                                e2m1 (s4), into bytes, packed e2m1 (d4) or 16 bits (optional; room_lut)
+ *   ROOM_HW_W16, hw_w16_ok(d, s, o), hw_w16_loop(d, dst, s, src, n, o, stream)
+ *                                f16 or bf16 -> fp8/fp6/fp4 in every mode but sr, integer operations on
+ *                                16-bit lanes (optional; room_w16)
  *
  * What runs as vectors, and what falls back to the portable room (which always gives the same
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
  *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
- *     f16 and bf16 -> fp8/fp6/fp4 rn or rz and f16 <-> bf16 by the hardware conversions without stats,
- *     which widen in registers, and for fp8, fp6,
+ *     f16 and bf16 -> fp8/fp6/fp4 without stats (every mode but sr in 16-bit lanes where the room has
+ *     hw_w16_loop; rn or rz widened in registers where it has not), and f16 or bf16 -> e8m0 and
+ *     f16 <-> bf16 without stats, widened in registers; and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for every mode but
@@ -73,6 +77,19 @@ static void hw_lut8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const ui
 static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const uint16_t *tab, int s4, int stream)
 {
     (void)dst, (void)src, (void)nblk, (void)tab, (void)s4, (void)stream;
+}
+#endif
+
+#ifndef ROOM_HW_W16
+#define ROOM_HW_W16 0 /* no 16-bit-lane kernels in this room (never called) */
+static int hw_w16_ok(mf_format d, mf_format s, const mf_opts *o)
+{
+    (void)d, (void)s, (void)o;
+    return 0;
+}
+static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o, int stream)
+{
+    (void)d, (void)dst, (void)s, (void)src, (void)n, (void)o, (void)stream;
 }
 #endif
 
@@ -970,10 +987,38 @@ static int room_lut(mf_format d, void *dst, mf_format s, const void *src, size_t
     return 1;
 }
 
+/* ---- f16 and bf16 into fp8, fp6 and fp4 in 16-bit lanes -------------------------------------------
+ * Every mode but sr, without statistics, by integer operations (so whatever MXCSR holds): the room's
+ * hw_w16_loop, where it has one (ROOM_HW_W16). When streaming, the elements before the output's first
+ * 64-byte boundary (32 for e2m1) are written with plain stores; an odd last e2m1 element goes to the
+ * portable room. Returns 0 for every other call. */
+static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+{
+    const int d4 = d == MF_FP4_E2M1;
+    const size_t m = d4 ? n & ~(size_t)1 : n;
+    k_counts none = {0, 0, 0, 0, 0};
+    size_t head = 0;
+    int stream;
+    if (!ROOM_HW_W16 || !hw_w16_ok(d, s, o))
+        return 0;
+    stream = room_streams(d, n);
+    if (stream) {
+        head = d4 ? 2 * (size_t)(-(uintptr_t)dst & 31u) : (size_t)(-(uintptr_t)dst & 63u);
+        if (head > m)
+            head = m;
+        hw_w16_loop(d, dst, s, src, head, o, 0);
+    }
+    hw_w16_loop(d, (uint8_t *)dst + (d4 ? head / 2 : head), s, (const uint16_t *)src + head, m - head, o, stream);
+    if (stream)
+        _mm_sfence(); /* order the streaming stores before the caller's */
+    room_portable(d, dst, s, src, m, n, o, &none, 0);
+    return 1;
+}
+
 static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format s, const void *src, size_t n,
                                                const mf_opts *o, mf_stats *st)
 {
-    if (!st && (room_direct(d, dst, s, src, n, o) || room_lut(d, dst, s, src, n, o)))
+    if (!st && (room_w16(d, dst, s, src, n, o) || room_direct(d, dst, s, src, n, o) || room_lut(d, dst, s, src, n, o)))
         return;
     room_blocked(d, dst, s, src, n, o, st);
 }

@@ -208,4 +208,6 @@ MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size
 }
 #define ROOM_HW_DECODE 1
 
+#include "room_avx512_w16.h"
+
 #endif /* MF_X86_ROOM_AVX512_HW_H */

@@ -1,0 +1,174 @@
+/* src/x86/room_avx512_w16.h - f16 or bf16 -> fp8, fp6 or fp4 in 16-bit lanes (AVX512BW), for the AVX-512
+ * rooms (room.h: ROOM_HW_W16, room_w16).
+ *
+ * Every mode but sr, both policies, no statistics. The source is not widened: 32 codes a vector, integer
+ * operations only, so no MXCSR either. Widening to binary32 first (room_tab_loop) halves the elements an
+ * instruction serves, and these calls were compute-bound on DRAM (0.53-0.89x memcpy).
+ *
+ * The rounding is mf__round_pack's for a 16-bit source (S: man m, bias b) and a target D (man M, bias B),
+ * with K = b - B >= 0 and a = |x| as bits:
+ *   - in D's normal range, a - (K << m) is D's code scaled by 2^(m - M): shift it right by m - M with the
+ *     mode's rounding, and a carry runs into the exponent as it should;
+ *   - below it, a - (d << m) with d = max(exponent field, 1) - 1 is the significand (implicit bit
+ *     included), and the shift grows by K - d; the code it gives is D's subnormal code, and a carry out
+ *     of the top subnormal is the smallest normal code.
+ * d = min(max(field, 1) - 1, K) covers both. Shifts beyond 15 are cut to 15: the significand is below
+ * 2^12, so the result is 0 or the smallest code either way, and 15 keeps t + 2^15 - 1 in 16 bits.
+ * Zeros come out as zeros (t = 0). Infinities and NaNs come out of the shift as overflows and are then
+ * set as mf__round_pack sets them. */
+#ifndef MF_X86_ROOM_AVX512_W16_H
+#define MF_X86_ROOM_AVX512_W16_H
+
+MF_V __m512i hw_w16_set(unsigned v) { return _mm512_set1_epi16((short)v); }
+
+/* per shift s (0..15, vpermw indices): 2^(s-1) - 1, 2^(s-1) and 2^s - 1 */
+static const uint16_t hw_w16_tabs[3][32] __attribute__((aligned(64))) = {
+    {0, 0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047, 4095, 8191, 16383},
+    {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384},
+    {0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047, 4095, 8191, 16383, 32767}};
+
+MF_V __m512i hw_w16_tab(int which, __m512i sh)
+{
+    return _mm512_permutexvar_epi16(sh, _mm512_load_si512(hw_w16_tabs[which]));
+}
+
+/* 32 codes of S (f16 or bf16) -> 32 codes of D (e4m3, e5m2, e2m3, e3m2, e2m1), one a 16-bit lane */
+MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D, const mf_round R, const mf_overflow O)
+{
+    const mf__fmt fs = mf__fmt_get(S), fd = mf__fmt_get(D);
+    const int K = fs.bias - fd.bias, sh0 = fs.man - fd.man;
+    const unsigned maxc = (unsigned)mf__fmt_max_code(fd), inf_s = (unsigned)mf__fmt_inf_code(fs);
+    const int ieee = !k_sat_like(D, O); /* IEEE policy, and D has an infinity or a NaN */
+    const __m512i a = _mm512_and_si512(x, hw_w16_set(0x7FFF));
+    const __m512i dd = _mm512_min_epu16(_mm512_subs_epu16(_mm512_srli_epi16(a, fs.man), hw_w16_set(1)), hw_w16_set((unsigned)K));
+    const __m512i t = _mm512_sub_epi16(a, _mm512_slli_epi16(dd, fs.man));
+    const __m512i sh = _mm512_min_epu16(_mm512_sub_epi16(hw_w16_set((unsigned)(sh0 + K)), dd), hw_w16_set(15));
+    const __mmask32 neg = _mm512_movepi16_mask(x);
+    /* lanes whose overflow gives the infinity (or e4m3's NaN): mf__overflow_code's to_inf */
+    const __mmask32 to_inf = !ieee ? 0
+                             : R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_NEAREST_AWAY ? ~(__mmask32)0
+                             : R == MF_ROUND_UP                                          ? ~neg
+                             : R == MF_ROUND_DOWN                                        ? neg
+                                                                                         : 0;
+    const __m512i sgn = _mm512_srli_epi16(x, 16 - fd.bits); /* the sign at D's sign bit, and junk below */
+    __m512i q, c;
+    switch (R) {
+    case MF_ROUND_NEAREST_AWAY: q = _mm512_srlv_epi16(_mm512_add_epi16(t, hw_w16_tab(1, sh)), sh); break;
+    case MF_ROUND_TOWARD_ZERO: q = _mm512_srlv_epi16(t, sh); break;
+    case MF_ROUND_UP:
+    case MF_ROUND_DOWN: /* away from zero on one side: add an ulp less one there */
+        q = _mm512_srlv_epi16(_mm512_mask_add_epi16(t, R == MF_ROUND_UP ? ~neg : neg, t, hw_w16_tab(2, sh)), sh);
+        break;
+    case MF_ROUND_ODD: /* truncate, then set the last bit where anything was dropped */
+        q = _mm512_srlv_epi16(t, sh);
+        q = _mm512_or_si512(q, _mm512_maskz_mov_epi16(_mm512_cmpneq_epu16_mask(_mm512_sllv_epi16(q, sh), t), hw_w16_set(1)));
+        break;
+    default: { /* rn: add half an ulp less one, plus the kept part's last bit */
+        const __m512i odd = _mm512_and_si512(_mm512_srlv_epi16(t, sh), hw_w16_set(1));
+        q = _mm512_srlv_epi16(_mm512_add_epi16(_mm512_add_epi16(t, hw_w16_tab(0, sh)), odd), sh);
+        break;
+    }
+    }
+    /* overflow: +-max, or in to_inf lanes the infinity (e5m2) or the unsigned NaN (e4m3) */
+    if (ieee && fd.kind == MF__KIND_IEEE)
+        c = _mm512_min_epu16(q, _mm512_mask_blend_epi16(to_inf, hw_w16_set(maxc), hw_w16_set(maxc + 1)));
+    else
+        c = _mm512_min_epu16(q, hw_w16_set(maxc));
+    c = _mm512_ternarylogic_epi32(c, sgn, hw_w16_set(1u << (fd.bits - 1)), 0xF8); /* c | (sgn & bit) */
+    if (ieee && fd.kind == MF__KIND_FN) /* overflow to NaN, and infinities and NaNs (always NaN here) */
+        return _mm512_mask_mov_epi16(c, (_mm512_cmpgt_epu16_mask(q, hw_w16_set(maxc)) & to_inf) |
+                                            _mm512_cmpge_epu16_mask(a, hw_w16_set(inf_s)),
+                                     hw_w16_set((unsigned)mf__fmt_nan_code(fd)));
+    if (ieee) /* e5m2: an infinity stays one in every mode */
+        c = _mm512_mask_mov_epi16(c, _mm512_cmpeq_epu16_mask(a, hw_w16_set(inf_s)),
+                                  _mm512_or_si512(hw_w16_set(maxc + 1), _mm512_and_si512(sgn, hw_w16_set(0x80))));
+    return _mm512_mask_mov_epi16(c, _mm512_cmpgt_epu16_mask(a, hw_w16_set(inf_s)),
+                                 hw_w16_set((unsigned)mf__fmt_nan_code(fd)));
+}
+
+/* 64 codes (16-bit lanes of c0 then c1, each below 256) -> 64 bytes in order */
+MF_V __m512i hw_w16_bytes(__m512i c0, __m512i c1)
+{
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi16(c0, c1));
+}
+
+/* 64 e2m1 codes in bytes -> 32 bytes, element 2i in the low nibble */
+MF_V __m256i hw_w16_nibbles(__m512i b) { return _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(b, _mm512_set1_epi16(0x1001))); }
+
+/* dst[i] = D(src[i]) for n elements (even for e2m1); stream: dst is 64-byte aligned (32 for e2m1) and
+ * the whole 64-element steps are written with non-temporal stores (the caller fences) */
+MF_V void hw_w16_loop_t(const mf_format S, const mf_format D, const mf_round R, const mf_overflow O, void *dst,
+                        const uint16_t *src, size_t n, const int stream)
+{
+    uint8_t *p = (uint8_t *)dst;
+    size_t i;
+    const int d4 = D == MF_FP4_E2M1;
+    for (i = 0; i + 64 <= n; i += 64) {
+        const __m512i c0 = hw_w16_round(_mm512_loadu_si512(src + i), S, D, R, O);
+        const __m512i c1 = hw_w16_round(_mm512_loadu_si512(src + i + 32), S, D, R, O);
+        const __m512i b = hw_w16_bytes(c0, c1);
+        if (d4 && stream)
+            _mm256_stream_si256((__m256i *)(p + i / 2), hw_w16_nibbles(b));
+        else if (d4)
+            _mm256_storeu_si256((__m256i *)(p + i / 2), hw_w16_nibbles(b));
+        else if (stream)
+            _mm512_stream_si512((void *)(p + i), b);
+        else
+            _mm512_storeu_si512(p + i, b);
+    }
+    for (; i < n; i += 32) { /* the last 1..63 elements, masked */
+        const size_t r = n - i < 32 ? n - i : 32;
+        const __mmask32 k = (__mmask32)(((uint64_t)1 << r) - 1);
+        const __m512i c = hw_w16_round(_mm512_maskz_loadu_epi16(k, src + i), S, D, R, O);
+        if (d4)
+            _mm_mask_storeu_epi8(p + i / 2, (__mmask16)(((uint32_t)1 << (r / 2)) - 1),
+                                 _mm256_castsi256_si128(hw_w16_nibbles(hw_w16_bytes(c, c))));
+        else
+            _mm256_mask_storeu_epi8(p + i, k, _mm512_cvtepi16_epi8(c));
+    }
+}
+
+/* the conversions hw_w16_loop takes */
+static int hw_w16_ok(mf_format d, mf_format s, const mf_opts *o)
+{
+    return (s == MF_FP16 || s == MF_BF16) && o->round != MF_ROUND_STOCHASTIC && (unsigned)o->round < MF_ROUND_COUNT &&
+           (d == MF_FP8_E4M3 || d == MF_FP8_E5M2 || d == MF_FP6_E2M3 || d == MF_FP6_E3M2 || d == MF_FP4_E2M1);
+}
+
+/* hw_w16_loop_t with its arguments folded, one loop per conversion (hw_w16_ok must hold) */
+static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o, int stream)
+{
+#define HW_W16_M(S, D, R, O)                                                                          \
+    case R: hw_w16_loop_t(S, D, R, O, dst, (const uint16_t *)src, n, stream); return;
+#define HW_W16_R(S, D, O)                                                                             \
+    switch (o->round) {                                                                               \
+        HW_W16_M(S, D, MF_ROUND_NEAREST_EVEN, O)                                                      \
+        HW_W16_M(S, D, MF_ROUND_NEAREST_AWAY, O)                                                      \
+        HW_W16_M(S, D, MF_ROUND_TOWARD_ZERO, O)                                                       \
+        HW_W16_M(S, D, MF_ROUND_UP, O)                                                                \
+        HW_W16_M(S, D, MF_ROUND_DOWN, O)                                                              \
+        HW_W16_M(S, D, MF_ROUND_ODD, O)                                                               \
+    default: return;                                                                                  \
+    }
+#define HW_W16_C(S, D)                                                                                \
+    if (s == S && d == D) {                                                                           \
+        if (!k_sat_like(D, o->overflow)) {                                                            \
+            HW_W16_R(S, D, MF_OVERFLOW_IEEE)                                                          \
+        } else {                                                                                      \
+            HW_W16_R(S, D, MF_OVERFLOW_SATURATE)                                                      \
+        }                                                                                             \
+    }
+#define HW_W16_D(D) HW_W16_C(MF_FP16, D) HW_W16_C(MF_BF16, D)
+    HW_W16_D(MF_FP8_E4M3)
+    HW_W16_D(MF_FP8_E5M2)
+    HW_W16_D(MF_FP6_E2M3)
+    HW_W16_D(MF_FP6_E3M2)
+    HW_W16_D(MF_FP4_E2M1)
+#undef HW_W16_D
+#undef HW_W16_C
+#undef HW_W16_R
+#undef HW_W16_M
+}
+#define ROOM_HW_W16 1
+
+#endif /* MF_X86_ROOM_AVX512_W16_H */
