@@ -91,5 +91,13 @@ MF_V void hw_f32_to_f64(double *out, vu u)
     _mm256_storeu_pd(out + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
 }
 
+/* the same with non-temporal stores; out is 64-byte aligned */
+MF_V void hw_f32_to_f64_nt(double *out, vu u)
+{
+    __m256 x = _mm256_castsi256_ps(u);
+    _mm256_stream_pd(out, _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+    _mm256_stream_pd(out + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
+}
+
 #define ROOM_SYM avx2
 #include "room.h"

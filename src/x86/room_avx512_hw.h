@@ -108,6 +108,14 @@ MF_V void hw_f32_to_f64(double *out, vu u)
     _mm512_storeu_pd(out + 8, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1))));
 }
 
+/* the same with non-temporal stores; out is 64-byte aligned */
+MF_V void hw_f32_to_f64_nt(double *out, vu u)
+{
+    __m512 x = _mm512_castsi512_ps(u);
+    _mm512_stream_pd(out, _mm512_cvtps_pd(_mm512_castps512_ps256(x)));
+    _mm512_stream_pd(out + 8, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1))));
+}
+
 /* Decoding the small formats by table: vpermd / vpermt2d look up 16 or 32 binary32 patterns per
  * instruction. The tables are filled once from the vector decoder k_decode (the same arithmetic the
  * other rooms use), so they hold no second copy of the formats' facts. */
