@@ -138,7 +138,11 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
     vu big;
     __asm__("" : "+x"(mul)); /* keep one vpmulld: compilers would expand it into shifts and adds */
     big = v_add(v_mullo(m, mul), v_set1(((uint32_t)(23 - man) << 23) - (emin_b << man)));
-    vu code = v_and(v_fadd(a, big), v_set1(0x7FFFFFu));
+#ifdef V_HAS_RC_IN_INSN
+    vu code = v_and(v_fadd_rn(a, big), v_set1(0x7FFFFFu));
+#else
+    vu code = v_and(v_fadd(a, big), v_set1(0x7FFFFFu)); /* under the room's MXCSR (rn) */
+#endif
     vm isnan = v_gt_u(a0, v_set1(0x7F800000u));
     vu res = v_min_u(code, v_set1(maxc));
     if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_IEEE)

@@ -51,6 +51,10 @@ MF_V vu v_fadd_rn(vu a, vu b)
                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 
+/* The rounding kernels (kernels.h) name their rounding in the instruction where they round binary32
+ * arithmetic, so MXCSR's rounding control does not reach them (its FTZ and DAZ still do) */
+#define V_HAS_RC_IN_INSN 1
+
 /* binary32 addition truncated ({rz-sae}), exact subtraction and multiplication, and truncation of a
  * binary32 value below 2^32 to an unsigned integer: for kernels.h's k_round_sr_sat_tab */
 MF_V vu v_fadd_rz(vu a, vu b)
