@@ -21,16 +21,16 @@
  *                                dst[i] = tab[src[i]] in blocks of 64 elements, from bytes or packed
  *                                e2m1 (s4), into bytes, packed e2m1 (d4) or 16 bits (optional; room_lut)
  *   ROOM_HW_W16, hw_w16_ok(d, s, o), hw_w16_loop(d, dst, s, src, n, o, stream)
- *                                f16 or bf16 -> fp8/fp6/fp4 in every mode but sr, integer operations on
+ *                                f16 or bf16 -> fp8/fp6/fp4/e8m0 in every mode but sr, integer operations on
  *                                16-bit lanes (optional; room_w16)
  *
  * What runs as vectors, and what falls back to the portable room (which always gives the same
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
  *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
- *     f16 and bf16 -> fp8/fp6/fp4 without stats (every mode but sr in 16-bit lanes where the room has
- *     hw_w16_loop; rn or rz widened in registers where it has not), and f16 or bf16 -> e8m0 and
- *     f16 <-> bf16 without stats, widened in registers; and for fp8, fp6,
+ *     f16 and bf16 -> fp8/fp6/fp4/e8m0 without stats (every mode but sr in 16-bit lanes where the
+ *     room has hw_w16_loop; widened in registers where it has not: rn or rz, e8m0 every mode but
+ *     sr), and f16 <-> bf16 without stats, widened in registers; and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for every mode but

@@ -1,4 +1,4 @@
-/* src/x86/room_avx512_w16.h - f16 or bf16 -> fp8, fp6 or fp4 in 16-bit lanes (AVX512BW), for the AVX-512
+/* src/x86/room_avx512_w16.h - f16 or bf16 -> fp8, fp6, fp4 or e8m0 in 16-bit lanes (AVX512BW), for the AVX-512
  * rooms (room.h: ROOM_HW_W16, room_w16).
  *
  * Every mode but sr, both policies, no statistics. The source is not widened: 32 codes a vector, integer
@@ -32,7 +32,8 @@ MF_V __m512i hw_w16_tab(int which, __m512i sh)
     return _mm512_permutexvar_epi16(sh, _mm512_load_si512(hw_w16_tabs[which]));
 }
 
-/* 32 codes of S (f16 or bf16) -> 32 codes of D (e4m3, e5m2, e2m3, e3m2, e2m1), one a 16-bit lane */
+/* 32 codes of S (f16 or bf16) -> 32 codes of D (e4m3, e5m2, e2m3, e3m2, e2m1), one a 16-bit lane (e8m0:
+ * hw_w16_e8m0 below) */
 MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D, const mf_round R, const mf_overflow O)
 {
     const mf__fmt fs = mf__fmt_get(S), fd = mf__fmt_get(D);
@@ -86,6 +87,59 @@ MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D,
                                  hw_w16_set((unsigned)mf__fmt_nan_code(fd)));
 }
 
+/* floor(log2(i)) for i = 1..31 (vpermw indices; 0 for 0), and 5 + that for the next five bits */
+static const uint16_t hw_w16_log2[2][32] __attribute__((aligned(64))) = {
+    {0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
+    {0, 5, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9}};
+
+/* 32 codes of S (f16 or bf16) -> 32 e8m0 codes, one a 16-bit lane. e8m0 is unsigned: |x| is rounded
+ * (rd is rz, rn is rna: the kept significand is 1, odd), to the code of its binade, e + 127, plus one
+ * where the mode rounds the significand up to 2. The fraction below the leading bit decides; an f16
+ * subnormal is first shifted up until its leading bit is where a normal's implicit bit is (its bit
+ * position from the two tables above), a bf16 subnormal is at most one place down (below that it lies
+ * under 2^-127, whose code 0 every mode gives). */
+MF_V __m512i hw_w16_e8m0(const __m512i x, const mf_format S, const mf_round R, const mf_overflow O)
+{
+    const mf__fmt fs = mf__fmt_get(S);
+    const int m = fs.man, f16 = S == MF_FP16;
+    const unsigned inf_s = (unsigned)mf__fmt_inf_code(fs), mmask = (1u << m) - 1;
+    const __m512i a = _mm512_and_si512(x, hw_w16_set(0x7FFF));
+    const __m512i mant = _mm512_and_si512(a, hw_w16_set(mmask));
+    const __mmask32 sub = _mm512_cmplt_epu16_mask(a, hw_w16_set(1u << m));
+    __m512i lsh, frac, code;
+    if (f16) { /* 10 - floor(log2(mant)) */
+        const __m512i p = _mm512_max_epu16(_mm512_permutexvar_epi16(mant, _mm512_load_si512(hw_w16_log2[0])),
+                                           _mm512_permutexvar_epi16(_mm512_srli_epi16(mant, 5), _mm512_load_si512(hw_w16_log2[1])));
+        lsh = _mm512_maskz_sub_epi16(sub, hw_w16_set(10), p);
+    } else {
+        lsh = _mm512_maskz_mov_epi16(sub, hw_w16_set(1));
+    }
+    frac = _mm512_and_si512(_mm512_sllv_epi16(mant, lsh), hw_w16_set(mmask));
+    /* e + 127 = max(field, 1) - lsh + 127 - bias */
+    code = _mm512_sub_epi16(_mm512_max_epu16(_mm512_srli_epi16(a, m), hw_w16_set(1)),
+                            _mm512_sub_epi16(lsh, hw_w16_set((unsigned)(127 - fs.bias))));
+    switch (R) {
+    case MF_ROUND_NEAREST_EVEN:
+    case MF_ROUND_NEAREST_AWAY:
+        code = _mm512_add_epi16(code, _mm512_srli_epi16(frac, m - 1));
+        break;
+    case MF_ROUND_UP: code = _mm512_mask_add_epi16(code, _mm512_test_epi16_mask(frac, frac), code, hw_w16_set(1)); break;
+    case MF_ROUND_ODD: code = _mm512_mask_mov_epi16(code, _mm512_test_epi16_mask(frac, frac),
+                                                    _mm512_or_si512(code, hw_w16_set(1))); break;
+    default: break; /* rz, rd */
+    }
+    /* above 2^127: the NaN code where IEEE overflow rounds to the infinity, else max */
+    code = _mm512_min_epu16(code, hw_w16_set(O == MF_OVERFLOW_IEEE && (R == MF_ROUND_NEAREST_EVEN ||
+                                                                       R == MF_ROUND_NEAREST_AWAY || R == MF_ROUND_UP)
+                                                  ? 0xFFu : 0xFEu));
+    /* zeros, and bf16 below 2^-127: 0 */
+    code = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(a, hw_w16_set(f16 ? 1u : 1u << (m - 1))), code);
+    /* infinities: NaN (IEEE) or max; NaNs: NaN */
+    code = _mm512_mask_mov_epi16(code, _mm512_cmpeq_epu16_mask(a, hw_w16_set(inf_s)),
+                                 hw_w16_set(O == MF_OVERFLOW_IEEE ? 0xFFu : 0xFEu));
+    return _mm512_mask_mov_epi16(code, _mm512_cmpgt_epu16_mask(a, hw_w16_set(inf_s)), hw_w16_set(0xFFu));
+}
+
 /* 64 codes (16-bit lanes of c0 then c1, each below 256) -> 64 bytes in order */
 MF_V __m512i hw_w16_bytes(__m512i c0, __m512i c1)
 {
@@ -94,6 +148,11 @@ MF_V __m512i hw_w16_bytes(__m512i c0, __m512i c1)
 
 /* 64 e2m1 codes in bytes -> 32 bytes, element 2i in the low nibble */
 MF_V __m256i hw_w16_nibbles(__m512i b) { return _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(b, _mm512_set1_epi16(0x1001))); }
+
+MF_V __m512i hw_w16_code(const __m512i x, const mf_format S, const mf_format D, const mf_round R, const mf_overflow O)
+{
+    return D == MF_E8M0 ? hw_w16_e8m0(x, S, R, O) : hw_w16_round(x, S, D, R, O);
+}
 
 /* dst[i] = D(src[i]) for n elements (even for e2m1); stream: dst is 64-byte aligned (32 for e2m1) and
  * the whole 64-element steps are written with non-temporal stores (the caller fences) */
@@ -104,8 +163,8 @@ MF_V void hw_w16_loop_t(const mf_format S, const mf_format D, const mf_round R, 
     size_t i;
     const int d4 = D == MF_FP4_E2M1;
     for (i = 0; i + 64 <= n; i += 64) {
-        const __m512i c0 = hw_w16_round(_mm512_loadu_si512(src + i), S, D, R, O);
-        const __m512i c1 = hw_w16_round(_mm512_loadu_si512(src + i + 32), S, D, R, O);
+        const __m512i c0 = hw_w16_code(_mm512_loadu_si512(src + i), S, D, R, O);
+        const __m512i c1 = hw_w16_code(_mm512_loadu_si512(src + i + 32), S, D, R, O);
         const __m512i b = hw_w16_bytes(c0, c1);
         if (d4 && stream)
             _mm256_stream_si256((__m256i *)(p + i / 2), hw_w16_nibbles(b));
@@ -119,7 +178,7 @@ MF_V void hw_w16_loop_t(const mf_format S, const mf_format D, const mf_round R, 
     for (; i < n; i += 32) { /* the last 1..63 elements, masked */
         const size_t r = n - i < 32 ? n - i : 32;
         const __mmask32 k = (__mmask32)(((uint64_t)1 << r) - 1);
-        const __m512i c = hw_w16_round(_mm512_maskz_loadu_epi16(k, src + i), S, D, R, O);
+        const __m512i c = hw_w16_code(_mm512_maskz_loadu_epi16(k, src + i), S, D, R, O);
         if (d4)
             _mm_mask_storeu_epi8(p + i / 2, (__mmask16)(((uint32_t)1 << (r / 2)) - 1),
                                  _mm256_castsi256_si128(hw_w16_nibbles(hw_w16_bytes(c, c))));
@@ -132,7 +191,8 @@ MF_V void hw_w16_loop_t(const mf_format S, const mf_format D, const mf_round R, 
 static int hw_w16_ok(mf_format d, mf_format s, const mf_opts *o)
 {
     return (s == MF_FP16 || s == MF_BF16) && o->round != MF_ROUND_STOCHASTIC && (unsigned)o->round < MF_ROUND_COUNT &&
-           (d == MF_FP8_E4M3 || d == MF_FP8_E5M2 || d == MF_FP6_E2M3 || d == MF_FP6_E3M2 || d == MF_FP4_E2M1);
+           (d == MF_FP8_E4M3 || d == MF_FP8_E5M2 || d == MF_FP6_E2M3 || d == MF_FP6_E3M2 || d == MF_FP4_E2M1 ||
+            d == MF_E8M0);
 }
 
 /* hw_w16_loop_t with its arguments folded, one loop per conversion (hw_w16_ok must hold) */
@@ -159,6 +219,7 @@ static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, si
         }                                                                                             \
     }
 #define HW_W16_D(D) HW_W16_C(MF_FP16, D) HW_W16_C(MF_BF16, D)
+    HW_W16_D(MF_E8M0)
     HW_W16_D(MF_FP8_E4M3)
     HW_W16_D(MF_FP8_E5M2)
     HW_W16_D(MF_FP6_E2M3)
