@@ -1018,7 +1018,7 @@ static int room_lut(mf_format d, void *dst, mf_format s, const void *src, size_t
 /* ---- f16 and bf16 into fp8, fp6 and fp4 in 16-bit lanes -------------------------------------------
  * Every mode but sr, without statistics, by integer operations (so whatever MXCSR holds): the room's
  * hw_w16_loop, where it has one (ROOM_HW_W16). When streaming, the elements before the output's first
- * 64-byte boundary (32 for e2m1) are written with plain stores; an odd last e2m1 element goes to the
+ * 64-byte boundary are written with plain stores; an odd last e2m1 element goes to the
  * portable room. Returns 0 for every other call. */
 static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
@@ -1031,7 +1031,7 @@ static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t
         return 0;
     stream = room_streams(d, n);
     if (stream) {
-        head = d4 ? 2 * (size_t)(-(uintptr_t)dst & 31u) : (size_t)(-(uintptr_t)dst & 63u);
+        head = (size_t)(-(uintptr_t)dst & 63u) << d4;
         if (head > m)
             head = m;
         hw_w16_loop(d, dst, s, src, head, o, 0);

@@ -154,15 +154,29 @@ MF_V __m512i hw_w16_code(const __m512i x, const mf_format S, const mf_format D, 
     return D == MF_E8M0 ? hw_w16_e8m0(x, S, R, O) : hw_w16_round(x, S, D, R, O);
 }
 
-/* dst[i] = D(src[i]) for n elements (even for e2m1); stream: dst is 64-byte aligned (32 for e2m1) and
- * the whole 64-element steps are written with non-temporal stores (the caller fences) */
+/* dst[i] = D(src[i]) for n elements (even for e2m1); stream: dst is 64-byte aligned and the whole steps
+ * are written with non-temporal stores (the caller fences) */
 MF_V void hw_w16_loop_t(const mf_format S, const mf_format D, const mf_round R, const mf_overflow O, void *dst,
                         const uint16_t *src, size_t n, const int stream)
 {
     uint8_t *p = (uint8_t *)dst;
-    size_t i;
+    size_t i = 0;
     const int d4 = D == MF_FP4_E2M1;
-    for (i = 0; i + 64 <= n; i += 64) {
+    if (d4) /* e2m1: 128 elements a step, 64 bytes: one more pack instead of two vpmovwb */
+        for (i = 0; i + 128 <= n; i += 128) {
+            __m512i w[2];
+            int j;
+            for (j = 0; j < 2; j++) {
+                const __m512i c0 = hw_w16_code(_mm512_loadu_si512(src + i + 64 * j), S, D, R, O);
+                const __m512i c1 = hw_w16_code(_mm512_loadu_si512(src + i + 64 * j + 32), S, D, R, O);
+                w[j] = _mm512_maddubs_epi16(hw_w16_bytes(c0, c1), _mm512_set1_epi16(0x1001));
+            }
+            if (stream)
+                _mm512_stream_si512((void *)(p + i / 2), hw_w16_bytes(w[0], w[1]));
+            else
+                _mm512_storeu_si512(p + i / 2, hw_w16_bytes(w[0], w[1]));
+        }
+    for (; i + 64 <= n; i += 64) {
         const __m512i c0 = hw_w16_code(_mm512_loadu_si512(src + i), S, D, R, O);
         const __m512i c1 = hw_w16_code(_mm512_loadu_si512(src + i + 32), S, D, R, O);
         const __m512i b = hw_w16_bytes(c0, c1);
