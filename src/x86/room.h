@@ -28,9 +28,9 @@
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
  *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
- *     f16 and bf16 -> fp8/fp6/fp4/e8m0 without stats (every mode but sr in 16-bit lanes where the
- *     room has hw_w16_loop; widened in registers where it has not: rn or rz, e8m0 every mode but
- *     sr), and f16 <-> bf16 without stats, widened in registers; and for fp8, fp6,
+ *     f16 and bf16 -> fp8/fp6/fp4/e8m0 without stats in every mode but sr in the rooms with
+ *     hw_w16_loop (16-bit lanes, no widening), f16 <-> bf16 by the hardware conversions without
+ *     stats, widened in registers, and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
  *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for every mode but
@@ -211,12 +211,9 @@ static const k_rn_tab *room_tab(mf_format d, k_rn_tab *spare)
 }
 
 /* Every mode but sr, either policy, no statistics, into a one-byte or e2m1 format (k_rn_tab_ok), four
- * vectors a step (e2m1: eight); an f16 or bf16 source is widened in registers, with no binary32 block
- * in between */
+ * vectors a step (e2m1: eight), from a binary32 source (f16 and bf16 sources have room_w16) */
 MF_V vu room_tab_round(vu u, const mf_format D, const mf_round R, const mf_overflow O, const k_rn_tab *t)
 {
-    if (D == MF_E8M0) /* integer operations, no table */
-        return k_round_e8m0_fast(u, R, O);
     if (R == MF_ROUND_NEAREST_EVEN)
         return k_round_rn_tab(u, D, O, t);
     return k_round_dir_tab(u, D, R, O, t); /* rz anywhere; rna, ru, rd, ro under the room's MXCSR only */
@@ -226,7 +223,7 @@ MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, 
                         const void *src, size_t n)
 {
     k_rn_tab spare;
-    const k_rn_tab tab = *room_tab(D == MF_E8M0 ? MF_FP8_E4M3 : D, &spare); /* e8m0: unused */
+    const k_rn_tab tab = *room_tab(D, &spare);
     size_t i = 0;
     if (D == MF_FP4_E2M1) /* eight vectors a step: 64 bytes, packed with fewer instructions */
         for (; i + 8 * MF_VL <= n; i += 8 * MF_VL) {
@@ -276,53 +273,6 @@ static int room_tab_ok(mf_format d)
     }
 }
 #endif
-
-/* f16 or bf16 -> a narrow format (e8m0 too) by room_tab_loop, in rn or rz, or with any_mode (under the
- * room's MXCSR) in every mode but sr; 0 (nothing done) where it does not apply */
-static int room_tab_widening(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
-                             int any_mode)
-{
-#ifdef V_HAS_TABLE32
-#define ROOM_TCASE_M(S, D, R, O)                                                                      \
-    case R: room_tab_loop(S, D, R, O, dst, src, n); break;
-#define ROOM_TCASE_R(S, D, O)                                                                         \
-    switch (o->round) {                                                                               \
-        ROOM_TCASE_M(S, D, MF_ROUND_NEAREST_EVEN, O)                                                  \
-        ROOM_TCASE_M(S, D, MF_ROUND_TOWARD_ZERO, O)                                                   \
-        ROOM_TCASE_M(S, D, MF_ROUND_NEAREST_AWAY, O)                                                  \
-        ROOM_TCASE_M(S, D, MF_ROUND_UP, O)                                                            \
-        ROOM_TCASE_M(S, D, MF_ROUND_DOWN, O)                                                          \
-        ROOM_TCASE_M(S, D, MF_ROUND_ODD, O)                                                           \
-    default: break;                                                                                   \
-    }
-#define ROOM_TCASE(S, D)                                                                              \
-    if (s == S && d == D) {                                                                           \
-        if (!k_sat_like(D, o->overflow)) {                                                            \
-            ROOM_TCASE_R(S, D, MF_OVERFLOW_IEEE)                                                      \
-        } else {                                                                                      \
-            ROOM_TCASE_R(S, D, MF_OVERFLOW_SATURATE)                                                  \
-        }                                                                                             \
-        return 1;                                                                                     \
-    }
-#define ROOM_TCASE_D(D) ROOM_TCASE(MF_FP16, D) ROOM_TCASE(MF_BF16, D)
-    if (o->round == MF_ROUND_STOCHASTIC || (!room_tab_ok(d) && d != MF_E8M0) ||
-        (!any_mode && o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_TOWARD_ZERO))
-        return 0;
-    ROOM_TCASE_D(MF_E8M0)
-    ROOM_TCASE_D(MF_FP8_E4M3)
-    ROOM_TCASE_D(MF_FP8_E5M2)
-    ROOM_TCASE_D(MF_FP6_E2M3)
-    ROOM_TCASE_D(MF_FP6_E3M2)
-    ROOM_TCASE_D(MF_FP4_E2M1)
-#undef ROOM_TCASE_D
-#undef ROOM_TCASE
-#undef ROOM_TCASE_R
-#undef ROOM_TCASE_M
-#else
-    (void)d, (void)dst, (void)s, (void)src, (void)n, (void)o, (void)any_mode;
-#endif
-    return 0;
-}
 
 /* f16 <-> bf16 by the hardware conversions (vcvtneps2bf16 for rn into bf16, vcvtps2ph for rn, rz, ru, rd
  * into f16), the source widened in registers; 0 (nothing done) where it does not apply. Needs the room's
@@ -756,8 +706,6 @@ static int room_direct(mf_format d, void *dst, mf_format s, const void *src, siz
 #endif
     else if (s == MF_FP32 && d == MF_E8M0 && k_e8m0_fast_ok(o->round)) /* integer operations only */
         room_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);
-    else if ((s == MF_FP16 || s == MF_BF16) && room_tab_widening(d, dst, s, src, end, o, 0))
-        ; /* vcvtph2ps {sae} and a shift widen exactly, whatever MXCSR holds */
     else if (s == MF_FP16 && d == MF_FP32) {
         room_decode_loop(MF_FP16, (uint32_t *)dst, src, end);
         if (o->overflow == MF_OVERFLOW_SATURATE)
@@ -869,8 +817,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         }
         /* stage 1: the block as binary32 (or, from f16 or bf16 widened in registers, the whole conversion) */
         if ((s == MF_FP16 || s == MF_BF16) && !count &&
-            (room_tab_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o, 1) ||
-             room_hw16_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o))) {
+            room_hw16_widening(d, dp, s, (const uint8_t *)src + mf_storage_bytes(s, blk), m, o)) {
             b32 = NULL;
         } else if (s == MF_FP32) {
             b32 = (const uint32_t *)src + blk;
