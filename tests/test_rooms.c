@@ -414,15 +414,17 @@ START_TEST(test_rooms_streaming)
     static const struct {
         mf_format s, d;
         size_t n;
-    } big[] = {{MF_FP32, MF_FP8_E4M3, ((size_t)17 << 20) + 13},
-               {MF_FP32, MF_FP4_E2M1, ((size_t)33 << 20) + 6},
-               {MF_FP4_E2M1, MF_FP32, ((size_t)5 << 20) + 7},
-               {MF_FP16, MF_FP64, ((size_t)9 << 18) + 5},
-               {MF_FP8_E4M3, MF_FP64, ((size_t)9 << 18) + 3},
-               {MF_FP64, MF_FP8_E4M3, ((size_t)17 << 20) + 3},
-               {MF_FP16, MF_FP8_E4M3, ((size_t)17 << 20) + 5},
-               {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 2},
-               {MF_FP8_E5M2, MF_FP6_E2M3, ((size_t)17 << 20) + 9}};
+        mf_round r;
+    } big[] = {{MF_FP32, MF_FP8_E4M3, ((size_t)17 << 20) + 13, MF_ROUND_NEAREST_EVEN},
+               {MF_FP32, MF_FP4_E2M1, ((size_t)33 << 20) + 6, MF_ROUND_NEAREST_EVEN},
+               {MF_FP4_E2M1, MF_FP32, ((size_t)5 << 20) + 7, MF_ROUND_NEAREST_EVEN},
+               {MF_FP16, MF_FP64, ((size_t)9 << 18) + 5, MF_ROUND_NEAREST_EVEN},
+               {MF_FP8_E4M3, MF_FP64, ((size_t)9 << 18) + 3, MF_ROUND_NEAREST_EVEN},
+               {MF_FP64, MF_FP8_E4M3, ((size_t)17 << 20) + 3, MF_ROUND_NEAREST_EVEN},
+               {MF_FP16, MF_FP8_E4M3, ((size_t)17 << 20) + 5, MF_ROUND_NEAREST_EVEN},
+               {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 2, MF_ROUND_NEAREST_EVEN},
+               {MF_FP8_E5M2, MF_FP6_E2M3, ((size_t)17 << 20) + 9, MF_ROUND_NEAREST_EVEN},
+               {MF_BF16, MF_FP16, ((size_t)9 << 20) + 7, MF_ROUND_ODD}};
     size_t k, ri, i;
     const mf__room *room;
     for (k = 0; k < sizeof big / sizeof big[0]; k++) {
@@ -442,7 +444,7 @@ START_TEST(test_rooms_streaming)
                 memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
             for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
                 mf_stats sa, sg;
-                mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0};
+                mf_opts o = {big[k].r, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0};
                 if (room == &mf__room_portable || !mf__room_supported(room))
                     continue;
                 memset(a, 0x5C, db);

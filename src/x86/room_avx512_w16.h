@@ -1,5 +1,5 @@
-/* src/x86/room_avx512_w16.h - f16 or bf16 -> fp8, fp6, fp4 or e8m0 in 16-bit lanes (AVX512BW), for the AVX-512
- * rooms (room.h: ROOM_HW_W16, room_w16).
+/* src/x86/room_avx512_w16.h - f16 or bf16 -> fp8, fp6, fp4 or e8m0, and bf16 -> f16, in 16-bit lanes
+ * (AVX512BW), for the AVX-512 rooms (room.h: ROOM_HW_W16, room_w16).
  *
  * Every mode but sr, both policies, no statistics. The source is not widened: 32 codes a vector, integer
  * operations only, so no MXCSR either. Widening to binary32 first (room_tab_loop) halves the elements an
@@ -32,17 +32,20 @@ MF_V __m512i hw_w16_tab(int which, __m512i sh)
     return _mm512_permutexvar_epi16(sh, _mm512_load_si512(hw_w16_tabs[which]));
 }
 
-/* 32 codes of S (f16 or bf16) -> 32 codes of D (e4m3, e5m2, e2m3, e3m2, e2m1), one a 16-bit lane (e8m0:
- * hw_w16_e8m0 below) */
+/* 32 codes of S (f16 or bf16) -> 32 codes of D (e4m3, e5m2, e2m3, e3m2, e2m1; f16 from bf16), one a 16-bit
+ * lane (e8m0: hw_w16_e8m0 below) */
 MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D, const mf_round R, const mf_overflow O)
 {
     const mf__fmt fs = mf__fmt_get(S), fd = mf__fmt_get(D);
-    const int K = fs.bias - fd.bias, sh0 = fs.man - fd.man;
+    /* L: bf16 -> f16 gains mantissa bits (sh0 = -3); t is taken 4 places up, below 2^16 once clamped
+     * where it overflows anyway, so that every shift is at least 1 (the rn addend needs one) */
+    const int K = fs.bias - fd.bias, L = fs.man - fd.man < 1 ? 1 - (fs.man - fd.man) : 0, sh0 = fs.man - fd.man + L;
     const unsigned maxc = (unsigned)mf__fmt_max_code(fd), inf_s = (unsigned)mf__fmt_inf_code(fs);
     const int ieee = !k_sat_like(D, O); /* IEEE policy, and D has an infinity or a NaN */
     const __m512i a = _mm512_and_si512(x, hw_w16_set(0x7FFF));
     const __m512i dd = _mm512_min_epu16(_mm512_subs_epu16(_mm512_srli_epi16(a, fs.man), hw_w16_set(1)), hw_w16_set((unsigned)K));
-    const __m512i t = _mm512_sub_epi16(a, _mm512_slli_epi16(dd, fs.man));
+    const __m512i t0 = _mm512_sub_epi16(a, _mm512_slli_epi16(dd, fs.man));
+    const __m512i t = L ? _mm512_slli_epi16(_mm512_min_epu16(t0, hw_w16_set(0xFFFFu >> L)), L) : t0;
     const __m512i sh = _mm512_min_epu16(_mm512_sub_epi16(hw_w16_set((unsigned)(sh0 + K)), dd), hw_w16_set(15));
     const __mmask32 neg = _mm512_movepi16_mask(x);
     /* lanes whose overflow gives the infinity (or e4m3's NaN): mf__overflow_code's to_inf */
@@ -82,7 +85,7 @@ MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D,
                                      hw_w16_set((unsigned)mf__fmt_nan_code(fd)));
     if (ieee) /* e5m2: an infinity stays one in every mode */
         c = _mm512_mask_mov_epi16(c, _mm512_cmpeq_epu16_mask(a, hw_w16_set(inf_s)),
-                                  _mm512_or_si512(hw_w16_set(maxc + 1), _mm512_and_si512(sgn, hw_w16_set(0x80))));
+                                  _mm512_or_si512(hw_w16_set(maxc + 1), _mm512_and_si512(sgn, hw_w16_set(1u << (fd.bits - 1)))));
     return _mm512_mask_mov_epi16(c, _mm512_cmpgt_epu16_mask(a, hw_w16_set(inf_s)),
                                  hw_w16_set((unsigned)mf__fmt_nan_code(fd)));
 }
@@ -176,6 +179,21 @@ MF_V void hw_w16_loop_t(const mf_format S, const mf_format D, const mf_round R, 
             else
                 _mm512_storeu_si512(p + i / 2, hw_w16_bytes(w[0], w[1]));
         }
+    if (D == MF_FP16) { /* from bf16: 16-bit codes, stored as they are */
+        uint16_t *h = (uint16_t *)dst;
+        for (; i + 32 <= n; i += 32) {
+            const __m512i c = hw_w16_code(_mm512_loadu_si512(src + i), S, D, R, O);
+            if (stream)
+                _mm512_stream_si512((void *)(h + i), c);
+            else
+                _mm512_storeu_si512(h + i, c);
+        }
+        if (i < n) {
+            const __mmask32 k = (__mmask32)(((uint64_t)1 << (n - i)) - 1);
+            _mm512_mask_storeu_epi16(h + i, k, hw_w16_code(_mm512_maskz_loadu_epi16(k, src + i), S, D, R, O));
+        }
+        return;
+    }
     for (; i + 64 <= n; i += 64) {
         const __m512i c0 = hw_w16_code(_mm512_loadu_si512(src + i), S, D, R, O);
         const __m512i c1 = hw_w16_code(_mm512_loadu_si512(src + i + 32), S, D, R, O);
@@ -206,7 +224,7 @@ static int hw_w16_ok(mf_format d, mf_format s, const mf_opts *o)
 {
     return (s == MF_FP16 || s == MF_BF16) && o->round != MF_ROUND_STOCHASTIC && (unsigned)o->round < MF_ROUND_COUNT &&
            (d == MF_FP8_E4M3 || d == MF_FP8_E5M2 || d == MF_FP6_E2M3 || d == MF_FP6_E3M2 || d == MF_FP4_E2M1 ||
-            d == MF_E8M0);
+            d == MF_E8M0 || (s == MF_BF16 && d == MF_FP16));
 }
 
 /* hw_w16_loop_t with its arguments folded, one loop per conversion (hw_w16_ok must hold) */
@@ -233,6 +251,7 @@ static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, si
         }                                                                                             \
     }
 #define HW_W16_D(D) HW_W16_C(MF_FP16, D) HW_W16_C(MF_BF16, D)
+    HW_W16_C(MF_BF16, MF_FP16)
     HW_W16_D(MF_E8M0)
     HW_W16_D(MF_FP8_E4M3)
     HW_W16_D(MF_FP8_E5M2)
