@@ -105,7 +105,9 @@ MF_V __m512i hw_w16_e8m0(const __m512i x, const mf_format S, const mf_round R, c
 {
     const mf__fmt fs = mf__fmt_get(S);
     const int m = fs.man, f16 = S == MF_FP16;
+    const mf__fmt fe = mf__fmt_get(MF_E8M0);
     const unsigned inf_s = (unsigned)mf__fmt_inf_code(fs), mmask = (1u << m) - 1;
+    const unsigned nanc = (unsigned)mf__fmt_nan_code(fe), maxc = (unsigned)mf__fmt_max_code(fe);
     const __m512i a = _mm512_and_si512(x, hw_w16_set(0x7FFF));
     const __m512i mant = _mm512_and_si512(a, hw_w16_set(mmask));
     const __mmask32 sub = _mm512_cmplt_epu16_mask(a, hw_w16_set(1u << m));
@@ -120,7 +122,7 @@ MF_V __m512i hw_w16_e8m0(const __m512i x, const mf_format S, const mf_round R, c
     frac = _mm512_and_si512(_mm512_sllv_epi16(mant, lsh), hw_w16_set(mmask));
     /* e + 127 = max(field, 1) - lsh + 127 - bias */
     code = _mm512_sub_epi16(_mm512_max_epu16(_mm512_srli_epi16(a, m), hw_w16_set(1)),
-                            _mm512_sub_epi16(lsh, hw_w16_set((unsigned)(127 - fs.bias))));
+                            _mm512_sub_epi16(lsh, hw_w16_set((unsigned)(fe.bias - fs.bias))));
     switch (R) {
     case MF_ROUND_NEAREST_EVEN:
     case MF_ROUND_NEAREST_AWAY:
@@ -134,13 +136,13 @@ MF_V __m512i hw_w16_e8m0(const __m512i x, const mf_format S, const mf_round R, c
     /* above 2^127: the NaN code where IEEE overflow rounds to the infinity, else max */
     code = _mm512_min_epu16(code, hw_w16_set(O == MF_OVERFLOW_IEEE && (R == MF_ROUND_NEAREST_EVEN ||
                                                                        R == MF_ROUND_NEAREST_AWAY || R == MF_ROUND_UP)
-                                                  ? 0xFFu : 0xFEu));
+                                                  ? nanc : maxc));
     /* zeros, and bf16 below 2^-127: 0 */
     code = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(a, hw_w16_set(f16 ? 1u : 1u << (m - 1))), code);
     /* infinities: NaN (IEEE) or max; NaNs: NaN */
     code = _mm512_mask_mov_epi16(code, _mm512_cmpeq_epu16_mask(a, hw_w16_set(inf_s)),
-                                 hw_w16_set(O == MF_OVERFLOW_IEEE ? 0xFFu : 0xFEu));
-    return _mm512_mask_mov_epi16(code, _mm512_cmpgt_epu16_mask(a, hw_w16_set(inf_s)), hw_w16_set(0xFFu));
+                                 hw_w16_set(O == MF_OVERFLOW_IEEE ? nanc : maxc));
+    return _mm512_mask_mov_epi16(code, _mm512_cmpgt_epu16_mask(a, hw_w16_set(inf_s)), hw_w16_set(nanc));
 }
 
 /* 64 codes (16-bit lanes of c0 then c1, each below 256) -> 64 bytes in order */
