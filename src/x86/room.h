@@ -32,9 +32,10 @@
  *     rooms with hw_w16_loop (16-bit lanes, no widening; bf16 -> f16 rn and rz only when streaming),
  *     f16 <-> bf16 by the hardware conversions without stats, widened in registers, and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
- *   - f64 -> any narrow format: vectors for every mode but sr and without stats, through the exact
- *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); f64 -> f32: vectors for every mode but
- *     sr, without stats. Everything else from f64: portable.
+ *   - f64 -> any narrow format: vectors for every mode and without stats, through the exact
+ *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md; for sr, see room_vectorizable); f64 ->
+ *     f32: vectors for every mode but sr, without stats. Everything else from f64 (f16 and bf16 in
+ *     sr among it): portable.
  *   - equal formats: portable (a copy).
  *   - the first elements of a stochastic call up to the first stream index that is a multiple of
  *     4 * 32 / mf_sr_width(destination) (so that vectors start on a Philox block's words), and the
@@ -728,7 +729,10 @@ static int room_vectorizable(mf_format d, mf_format s, const mf_opts *o, int cou
     if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 1) && (d == MF_FP4_E2M1 || s == MF_FP4_E2M1))
         return 0; /* the portable head would end mid-byte */
     if (s == MF_FP64) {
-        if (count || o->round == MF_ROUND_STOCHASTIC)
+        /* sr into the formats that take 8 random bits: the f32 step's round to odd keeps every bit down
+         * to 2^-8 of the target's last place (at most 3 + 8 of binary32's 24), and truncating there is
+         * all that sr looks at; f16, bf16 (16 random bits) and f32 would need more bits than it keeps */
+        if (count || (o->round == MF_ROUND_STOCHASTIC && mf_sr_width(d) != 8))
             return 0;
         if (d == MF_FP32)
             return o->round != MF_ROUND_STOCHASTIC;
