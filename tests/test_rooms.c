@@ -468,15 +468,56 @@ START_TEST(test_rooms_streaming)
 }
 END_TEST
 
+/* The byte-table tests' pairs, and their inputs: every byte value in every 256 consecutive bytes */
+static const mf_format srcs[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0, MF_FP4_E2M1};
+static const mf_format dsts[] = {MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
+                                 MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0,     MF_FP4_E2M1};
+
+static void every_byte(uint8_t *p, size_t n)
+{
+    size_t j;
+    for (j = 0; j < n; j++)
+        p[j] = (uint8_t)(j * 167u + 13u);
+}
+
+/* three buffers of big bytes (the first filled by every_byte) for the streamed calls */
+static void big_buffers(uint8_t **in, uint8_t **a, uint8_t **b, size_t big)
+{
+    *in = malloc(big);
+    *a = malloc(big);
+    *b = malloc(big);
+    ck_assert_ptr_nonnull(*in);
+    ck_assert_ptr_nonnull(*a);
+    ck_assert_ptr_nonnull(*b);
+    every_byte(*in, big);
+}
+
+/* One byte-table case: the portable room's output and room's, and the bytes around them, compared; 0 if
+ * they differ (reported) */
+static int lut_case(const mf__room *room, mf_format d, mf_format s, const uint8_t *in, size_t n, size_t doff,
+                    const mf_opts *opt, uint8_t *a, uint8_t *b, size_t area)
+{
+    size_t k = 0;
+    memset(a, 0x5C, area);
+    memset(b, 0x5C, area);
+    mf__room_portable.convert(d, a + doff, s, in, n, opt, NULL);
+    room->convert(d, b + doff, s, in, n, opt, NULL);
+    if (memcmp(a, b, area) == 0)
+        return 1;
+    while (a[k] == b[k])
+        k++;
+    MF_EXPECT(0, "%s: %s -> %s %s %s, n %zu, sr_offset %llu: byte %zu of the output area is %#x, not %#x", room->name,
+              mf_format_name(s), mf_format_name(d), mf_round_name(opt->round), mf_overflow_name(opt->overflow), n,
+              (unsigned long long)opt->sr_offset, k, b[k], a[k]);
+    return 0;
+}
+
 /* fp8, fp6, fp4 and e8m0 sources into those formats, f16 or bf16 go through a table of the source codes
  * in the rooms that have byte lookups (room_lut, from 1024 elements): every byte value, every mode but
  * sr, both policies, lengths that leave tails (odd for e2m1), misaligned source and output, the bytes
  * around the output untouched; and calls past 16 MiB of output, which stream from an unaligned start. */
 START_TEST(test_rooms_byte_tables)
 {
-    static const mf_format srcs[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0, MF_FP4_E2M1};
-    static const mf_format dsts[] = {MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
-                                     MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0,     MF_FP4_E2M1};
     static const struct {
         mf_format s, d;
         size_t n, soff, doff;
@@ -487,19 +528,13 @@ START_TEST(test_rooms_byte_tables)
     static const size_t lens[] = {1024, 1025, 1024 + 63, 2048 + 130};
     enum { N = 2048 + 130 };
     static uint8_t in[N + 8], a[2 * N + 2 * GUARD], b[2 * N + 2 * GUARD];
-    const size_t big = (size_t)33 << 20; /* bytes: the largest source or output above, and then some */
-    uint8_t *bin = malloc(big), *ba = malloc(big), *bb = malloc(big);
+    uint8_t *bin, *ba, *bb;
     size_t ri, si, di, li, j, pairs = 0;
     int r, o;
     uint64_t cases = 0;
     const mf__room *room;
-    ck_assert_ptr_nonnull(bin);
-    ck_assert_ptr_nonnull(ba);
-    ck_assert_ptr_nonnull(bb);
-    for (j = 0; j < sizeof in; j++)
-        in[j] = (uint8_t)(j * 167u + 13u); /* every byte value, in every 256 */
-    for (j = 0; j < big; j++)
-        bin[j] = (uint8_t)(j * 167u + 13u);
+    big_buffers(&bin, &ba, &bb, (size_t)33 << 20); /* the largest source or output above, and then some */
+    every_byte(in, sizeof in);
     for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
         if (room == &mf__room_portable || !mf__room_supported(room))
             continue;
@@ -515,20 +550,9 @@ START_TEST(test_rooms_byte_tables)
                             mf_opts opt = {(mf_round)r, (mf_overflow)o, 7, 0, NULL, 0};
                             if (r == MF_ROUND_STOCHASTIC)
                                 continue;
-                            memset(a, 0x5C, sizeof a);
-                            memset(b, 0x5C, sizeof b);
-                            mf__room_portable.convert(dsts[di], a + doff, srcs[si], in + soff, n, &opt, NULL);
-                            room->convert(dsts[di], b + doff, srcs[si], in + soff, n, &opt, NULL);
                             cases++;
-                            if (memcmp(a, b, sizeof a) != 0) {
-                                size_t k = 0;
-                                while (a[k] == b[k])
-                                    k++;
-                                MF_EXPECT(0, "%s: %s -> %s %s %s, n %zu: byte %zu of the output area is %#x, not %#x",
-                                          room->name, mf_format_name(srcs[si]), mf_format_name(dsts[di]),
-                                          mf_round_name((mf_round)r), mf_overflow_name((mf_overflow)o), n, k, b[k], a[k]);
+                            if (!lut_case(room, dsts[di], srcs[si], in + soff, n, doff, &opt, a, b, sizeof a))
                                 break;
-                            }
                         }
             }
         for (j = 0; j < sizeof streamed / sizeof streamed[0]; j++) {
@@ -549,6 +573,74 @@ START_TEST(test_rooms_byte_tables)
     free(bb);
     ck_assert_uint_eq(pairs, (uint64_t)rooms_tested * 42);
     ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 42 * (MF_ROUND_COUNT - 1) * MF_OVERFLOW_COUNT * 4);
+}
+END_TEST
+
+/* The same sources in sr, which the rooms with byte lookups take through tables from 8192 elements
+ * (room_lut_sr: a lookup alone where no code is rounded, else a choice between two tables by each
+ * element's Philox byte): every pair, both policies, lengths that leave tails, misaligned source and
+ * output, sr offsets that start mid-block and near where the block counter's low word wraps, and calls
+ * past 16 MiB of output whose offset lets the Philox blocks and the output's 64-byte lines start
+ * together (streamed) or not. */
+START_TEST(test_rooms_byte_tables_sr)
+{
+    static const struct {
+        mf_format s, d;
+        size_t n, soff, doff;
+        int line; /* 1: sr_offset chosen so that the output streams */
+    } streamed[] = {{MF_FP8_E5M2, MF_FP6_E2M3, ((size_t)16 << 20) + 9, 1, 3, 1},
+                    {MF_FP8_E4M3, MF_FP4_E2M1, ((size_t)32 << 20) + 6, 2, 5, 1},
+                    {MF_FP4_E2M1, MF_E8M0, ((size_t)16 << 20) + 4, 0, 7, 1},
+                    {MF_FP8_E4M3, MF_FP8_E5M2, ((size_t)16 << 20) + 3, 0, 1, 0},
+                    {MF_FP6_E3M2, MF_BF16, ((size_t)8 << 20) + 5, 1, 2, 1}};
+    static const size_t lens[] = {8192, 8193, 8192 + 63, 8192 + 130};
+    static const uint64_t offs[] = {0, 5, 16 * 7 + 2, ((uint64_t)1 << 36) - 16 * 37 - 6};
+    enum { N = 8192 + 130 };
+    static uint8_t in[N + 8], a[2 * N + 2 * GUARD], b[2 * N + 2 * GUARD];
+    uint8_t *bin, *ba, *bb;
+    size_t ri, si, di, li, j;
+    int o;
+    uint64_t cases = 0;
+    const mf__room *room;
+    big_buffers(&bin, &ba, &bb, (size_t)33 << 20);
+    every_byte(in, sizeof in);
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++)
+            for (di = 0; di < sizeof dsts / sizeof dsts[0]; di++) {
+                if (srcs[si] == dsts[di])
+                    continue;
+                for (o = 0; o < MF_OVERFLOW_COUNT; o++)
+                    for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+                        const size_t n = lens[li], soff = srcs[si] == MF_FP4_E2M1 ? 0 : li + 1, doff = GUARD + 3 * li;
+                        mf_opts opt = {MF_ROUND_STOCHASTIC, (mf_overflow)o, 0x9E3779B97F4A7C15ull + li, offs[li], NULL, 0};
+                        cases++;
+                        if (!lut_case(room, dsts[di], srcs[si], in + soff, n, doff, &opt, a, b, sizeof a))
+                            break;
+                    }
+            }
+        for (j = 0; j < sizeof streamed / sizeof streamed[0]; j++) {
+            uint8_t *out_a = ba + streamed[j].doff, *out_b = bb + streamed[j].doff;
+            const int d4 = streamed[j].d == MF_FP4_E2M1;
+            /* elements to out_b's next 64-byte boundary; sr_offset + that a multiple of 16 (or not) */
+            const size_t lb = (size_t)(-(uintptr_t)out_b & 63u);
+            const size_t to_line = d4 ? 2 * lb : lb / mf_storage_bytes(streamed[j].d, 1);
+            const uint64_t off = 4096 + ((uint64_t)(16 - to_line % 16) & 15u) + (streamed[j].line ? 0 : 2);
+            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 11, off, NULL, 0};
+            const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
+            memset(ba, 0x5C, ob);
+            memset(bb, 0x5C, ob);
+            mf__room_portable.convert(streamed[j].d, out_a, streamed[j].s, bin + streamed[j].soff, streamed[j].n, &opt, NULL);
+            room->convert(streamed[j].d, out_b, streamed[j].s, bin + streamed[j].soff, streamed[j].n, &opt, NULL);
+            MF_EXPECT(memcmp(ba, bb, ob) == 0, "%s: streamed %s -> %s sr, sr_offset %llu, differs", room->name,
+                      mf_format_name(streamed[j].s), mf_format_name(streamed[j].d), (unsigned long long)off);
+        }
+    }
+    free(bin);
+    free(ba);
+    free(bb);
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 42 * MF_OVERFLOW_COUNT * 4);
 }
 END_TEST
 
@@ -628,6 +720,7 @@ int main(void)
     tcase_add_test(tc, test_rooms_f64_ties);
     tcase_add_test(tc, test_rooms_streaming);
     tcase_add_test(tc, test_rooms_byte_tables);
+    tcase_add_test(tc, test_rooms_byte_tables_sr);
     tcase_add_test(tc, test_rooms_sr_sweep);
 #if HAVE_MXCSR
     tcase_add_test(tc, test_rooms_ignore_mxcsr);

@@ -80,6 +80,11 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const 
 {
     (void)dst, (void)src, (void)nblk, (void)tab, (void)s4, (void)stream;
 }
+static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tabs, int s4, int d4,
+                            int stream, const k_philox_keys *ks, uint64_t pb)
+{
+    (void)dst, (void)src, (void)nblk, (void)tabs, (void)s4, (void)d4, (void)stream, (void)ks, (void)pb;
+}
 #endif
 
 #ifndef ROOM_HW_W16
@@ -976,6 +981,165 @@ static int room_lut(mf_format d, void *dst, mf_format s, const void *src, size_t
     return 1;
 }
 
+/* ---- narrow sources in sr, through tables -----------------------------------------------------------
+ * With w = mf_sr_width(d) random bits r an element, sr gives a source code x one of two results: lo[x]
+ * while r < T[x], hi[x] from T[x] on (T = 2^w - floor(f * 2^w), f the fraction rounding discards; 2^w
+ * where it discards nothing). The room finds lo, hi and T with its own kernels, evaluated on every code
+ * at chosen r (T by bisection: w + 2 evaluations a code, about 1 us for one-byte results), so the
+ * tables hold what its element-wise path gives. Where no code's T is below 2^w (every value of s is
+ * one of d: e2m1 -> e4m3, any of them -> bf16), the result is lo[x] whatever the random bits, a plain
+ * lookup (room_lut's loops); else, for one-byte and e2m1 results, hw_lut_sr8_loop draws the Philox bytes
+ * and chooses (f16 results from e8m0 are left to the blocked path). The elements before the first whole
+ * Philox block (and, streaming, the output's 64-byte boundary, where both can hold) and after the last
+ * block of 64 go to room_blocked. */
+enum { ROOM_LUT_SR_MIN = 8192 };
+
+MF_V void room_sr_probe_t(const mf_format D, const mf_overflow O, const uint32_t *u, size_t n, uint32_t *lo,
+                          uint32_t *hi, uint32_t *T)
+{
+    k_counts none = {0, 0, 0, 0, 0};
+    const int w = (int)mf_sr_width(D);
+#ifdef V_HAS_TABLE32
+    k_rn_tab spare;
+    const k_rn_tab tab = *room_tab(k_rn_tab_ok(D) ? D : MF_FP8_E4M3, &spare);
+    const void *tp = &tab;
+#else
+    const void *tp = NULL;
+#endif
+    size_t i;
+    int k;
+    for (i = 0; i < n; i += MF_VL) {
+        const vu x = v_load_u32(u + i);
+        const vu l = room_round_code(D, MF_ROUND_STOCHASTIC, O, 0, x, v_zero(), tp, &none);
+        vu a = v_zero(), b = v_set1(1u << w); /* r = a gives lo; r = b gives hi, or b = 2^w */
+        for (k = 0; k < w; k++) {
+            const vu mid = v_srli(v_add(a, b), 1);
+            const vm up = v_ne(room_round_code(D, MF_ROUND_STOCHASTIC, O, 0, x, mid, tp, &none), l);
+            b = v_blend(up, b, mid);
+            a = v_blend(up, mid, a);
+        }
+        v_store_u32(lo + i, l);
+        v_store_u32(hi + i, room_round_code(D, MF_ROUND_STOCHASTIC, O, 0, x, v_set1((1u << w) - 1u), tp, &none));
+        v_store_u32(T + i, b);
+    }
+}
+
+static void room_sr_probe(mf_format d, mf_overflow o, const uint32_t *u, size_t n, uint32_t *lo, uint32_t *hi,
+                          uint32_t *T)
+{
+#define ROOM_PROBE(D)                                                                                 \
+    case D:                                                                                           \
+        if (o == MF_OVERFLOW_SATURATE)                                                                \
+            room_sr_probe_t(D, MF_OVERFLOW_SATURATE, u, n, lo, hi, T);                                \
+        else                                                                                          \
+            room_sr_probe_t(D, MF_OVERFLOW_IEEE, u, n, lo, hi, T);                                    \
+        break;
+    switch (d) {
+        ROOM_PROBE(MF_FP16)
+        ROOM_PROBE(MF_BF16)
+        ROOM_PROBE(MF_FP8_E4M3)
+        ROOM_PROBE(MF_FP8_E5M2)
+        ROOM_PROBE(MF_FP6_E2M3)
+        ROOM_PROBE(MF_FP6_E3M2)
+        ROOM_PROBE(MF_FP4_E2M1)
+        ROOM_PROBE(MF_E8M0)
+    default: break;
+    }
+#undef ROOM_PROBE
+}
+
+/* elements [from, to) by the blocked path, as a call of their own (sr_offset moved along) */
+static void room_blocked_part(mf_format d, void *dst, mf_format s, const void *src, size_t from, size_t to,
+                              const mf_opts *o)
+{
+    mf_opts po = *o;
+    if (to <= from)
+        return;
+    po.sr_offset = o->sr_offset + from;
+    room_blocked(d, (uint8_t *)dst + mf_storage_bytes(d, from), s, (const uint8_t *)src + mf_storage_bytes(s, from),
+                 to - from, &po, NULL);
+}
+
+__attribute__((noinline)) static int room_lut_sr_run(mf_format d, void *dst, mf_format s, const void *src, size_t n,
+                                                     const mf_opts *o)
+{
+    const int s4 = s == MF_FP4_E2M1, d4 = d == MF_FP4_E2M1, wide = d == MF_FP16 || d == MF_BF16;
+    const size_t nc = s4 ? 16 : 256, db = d4 ? 0 : wide ? 2 : 1;
+    const unsigned w = mf_sr_width(d), csr = _mm_getcsr();
+    uint32_t u[256], lo[256], hi[256], T[256];
+    uint8_t codes[256], tabs[768] = {0};
+    uint16_t tab16[256] = {0};
+    int never = 1, stream;
+    size_t i, head, nblk;
+    k_philox_keys ks;
+    for (i = 0; i < 256; i++)
+        codes[i] = (uint8_t)(s4 ? (2 * i) | (2 * i + 1) << 4 : i); /* e2m1: codes 0..15 in the first 8 bytes */
+    if ((csr & 0xFFC0u) != 0x1F80u) /* the kernels' environment, as room_blocked sets it */
+        _mm_setcsr((csr & ~0xE040u) | 0x1F80u);
+    room_decode(s, u, codes, nc);
+    room_sr_probe(d, o->overflow, u, nc, lo, hi, T);
+    if ((csr & 0xFFC0u) != 0x1F80u)
+        _mm_setcsr(csr);
+    for (i = 0; i < nc; i++) {
+        never &= T[i] == 1u << w;
+        tabs[i] = (uint8_t)lo[i];
+        tabs[256 + i] = (uint8_t)hi[i];
+        tabs[512 + i] = (uint8_t)(T[i] - 1u); /* hi where r > T - 1 */
+        tab16[i] = (uint16_t)lo[i];
+    }
+    if (!never && wide)
+        return 0;
+    /* the first element: a Philox block's (its stream index a multiple of 16), even for e2m1, and where
+     * it can be, the output's 64-byte boundary (non-temporal stores); never: the boundary alone */
+    stream = room_streams(d, n);
+    {
+        const size_t mis = (size_t)(-(uintptr_t)dst & 63u);
+        const size_t align = d4 ? 2 * mis : db == 2 ? ((uintptr_t)dst & 1u ? 0 : mis / 2) : mis; /* elements */
+        const size_t ph = (size_t)(-o->sr_offset & 15u);
+        if (never) {
+            head = align;
+            stream = stream && (db != 2 || !((uintptr_t)dst & 1u)) && !(s4 && (head & 1));
+            if (!stream)
+                head = 0;
+        } else {
+            head = ph;
+            if (stream && align % 16 == ph) /* both: the boundary, or a line further on */
+                head = align;
+            else
+                stream = 0;
+            if ((s4 || d4) && (head & 1))
+                return 0; /* an odd sr_offset: a byte of packed e2m1 would be split */
+        }
+    }
+    if (head > n)
+        head = n;
+    nblk = (n - head) / 64;
+    room_blocked_part(d, dst, s, src, 0, head, o);
+    {
+        const uint8_t *sp = (const uint8_t *)src + (s4 ? head / 2 : head);
+        uint8_t *dp = (uint8_t *)dst + (d4 ? head / 2 : head * db);
+        if (!never) {
+            k_philox_keys_init(&ks, o->seed);
+            hw_lut_sr8_loop(dp, sp, nblk, tabs, s4, d4, stream, &ks, (o->sr_offset + head) >> 4);
+        } else if (wide) {
+            hw_lut16_loop((uint16_t *)dp, sp, nblk, tab16, s4, stream);
+        } else {
+            hw_lut8_loop(dp, sp, nblk, tabs, s4, d4, stream);
+        }
+    }
+    room_blocked_part(d, dst, s, src, head + 64 * nblk, n, o);
+    return 1;
+}
+
+static int room_lut_sr(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+{
+    const int s4 = s == MF_FP4_E2M1, d4 = d == MF_FP4_E2M1, wide = d == MF_FP16 || d == MF_BF16;
+    if (!ROOM_HW_LUT || n < ROOM_LUT_SR_MIN || o->round != MF_ROUND_STOCHASTIC || d == s ||
+        (!s4 && mf_storage_bytes(s, 64) != 64) || (!wide && !d4 && mf_storage_bytes(d, 64) != 64))
+        return 0;
+    return room_lut_sr_run(d, dst, s, src, n, o);
+}
+
 /* ---- f16 and bf16 into fp8, fp6, fp4 and e8m0, and bf16 into f16, in 16-bit lanes ----------------
  * Every mode but sr, without statistics, by integer operations (so whatever MXCSR holds): the room's
  * hw_w16_loop, where it has one (ROOM_HW_W16). When streaming, the elements before the output's first
@@ -1013,7 +1177,8 @@ static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t
 static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format s, const void *src, size_t n,
                                                const mf_opts *o, mf_stats *st)
 {
-    if (!st && (room_w16(d, dst, s, src, n, o) || room_direct(d, dst, s, src, n, o) || room_lut(d, dst, s, src, n, o)))
+    if (!st && (room_w16(d, dst, s, src, n, o) || room_direct(d, dst, s, src, n, o) || room_lut(d, dst, s, src, n, o) ||
+                room_lut_sr(d, dst, s, src, n, o)))
         return;
     room_blocked(d, dst, s, src, n, o, st);
 }

@@ -89,6 +89,22 @@ MF_V __m512i hw_lut_shidx(size_t sh)
                                            3, 2, 1, 0));
 }
 
+/* block b's 64 one-byte results r, as bytes or (d4) packed e2m1 codes */
+MF_V void hw_lut_store8(uint8_t *dst, size_t b, __m512i r, const int d4, const int stream)
+{
+    if (d4) { /* pairs (even, odd) -> even + 16 * odd, one byte each */
+        const __m256i p = _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(r, _mm512_set1_epi16(0x1001)));
+        if (stream)
+            _mm256_stream_si256((__m256i *)(dst + 32 * b), p);
+        else
+            _mm256_storeu_si256((__m256i *)(dst + 32 * b), p);
+    } else if (stream) {
+        _mm512_stream_si512((void *)(dst + 64 * b), r);
+    } else {
+        _mm512_storeu_si512(dst + 64 * b, r);
+    }
+}
+
 static void hw_lut8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tab, int s4, int d4, int stream)
 {
     __m512i t[4];
@@ -98,20 +114,8 @@ static void hw_lut8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const ui
     for (j = 0; j < 4; j++)
         t[j] = _mm512_loadu_si512(tab + 64 * j);
 #define HW_LUT8_BODY(S4, D4, STREAM)                                                                  \
-    for (b = 0; b < nblk; b++) {                                                                      \
-        const __m512i r = hw_lut256(hw_lut_idx(src, b, S4, nblk, sh, shidx), t);                                       \
-        if (D4) { /* pairs (even, odd) -> even + 16 * odd, one byte each */                          \
-            const __m256i p = _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(r, _mm512_set1_epi16(0x1001))); \
-            if (STREAM)                                                                               \
-                _mm256_stream_si256((__m256i *)(dst + 32 * b), p);                                    \
-            else                                                                                      \
-                _mm256_storeu_si256((__m256i *)(dst + 32 * b), p);                                    \
-        } else if (STREAM) {                                                                          \
-            _mm512_stream_si512((void *)(dst + 64 * b), r);                                           \
-        } else {                                                                                      \
-            _mm512_storeu_si512(dst + 64 * b, r);                                                     \
-        }                                                                                             \
-    }
+    for (b = 0; b < nblk; b++)                                                                        \
+        hw_lut_store8(dst, b, hw_lut256(hw_lut_idx(src, b, S4, nblk, sh, shidx), t), D4, STREAM);
     if (stream) {
         if (d4) {
             HW_LUT8_BODY(0, 1, 1)
@@ -174,6 +178,75 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const 
         HW_LUT16_BODY(0, 0)
     }
 #undef HW_LUT16_BODY
+}
+
+/* ---- sr through tables (room_lut_sr) ---------------------------------------------------------------
+ * nblk blocks of 64 elements into a one-byte format or e2m1 with 8 random bits an element. tabs holds
+ * 256 bytes each of lo, hi and thr: an element with code x takes hi[x] where its random byte exceeds
+ * thr[x], else lo[x]. Block b's bytes are the Philox words of blocks pb + 4b .. pb + 4b + 3 in order,
+ * byte e for element e (minifloat/philox.h, 8 bits an element, pb the first element's stream index / 16).
+ * HW_SR_G blocks a step, their Philox rounds interleaved: a round waits on its multiplication. */
+enum { HW_SR_G = 8 }; /* 8 KiB source prefetching on top: no faster on DRAM */
+
+MF_V void hw_lut_sr_one(uint8_t *dst, const uint8_t *src, size_t b, size_t nblk, size_t sh, __m512i shidx,
+                        const __m512i *t, __m512i rnd, const int s4, const int d4, const int stream)
+{
+    const __m512i x = hw_lut_idx(src, b, s4, nblk, sh, shidx);
+    const __mmask64 up = _mm512_cmpgt_epu8_mask(rnd, hw_lut256(x, t + 8));
+    hw_lut_store8(dst, b, _mm512_mask_blend_epi8(up, hw_lut256(x, t), hw_lut256(x, t + 4)), d4, stream);
+}
+
+MF_V void hw_lut_sr8_t(uint8_t *dst, const uint8_t *src, size_t nblk, const __m512i *t, const k_philox_keys *ks,
+                       uint64_t pb, const int s4, const int d4, const int stream)
+{
+    const size_t sh = (uintptr_t)src & 63u;
+    const __m512i shidx = hw_lut_shidx(sh);
+    size_t b = 0;
+    int j, r;
+    for (; b + HW_SR_G <= nblk; b += HW_SR_G) {
+        __m512i w[HW_SR_G];
+        const uint64_t q = pb + 4 * (uint64_t)b;
+        if ((uint32_t)q <= 0xFFFFFFFFu - 4 * HW_SR_G) { /* no lane's low counter word wraps: stepped in registers */
+            w[0] = k_philox_counters(q, 2);
+            for (j = 1; j < HW_SR_G; j++)
+                w[j] = v_add(w[j - 1], v_philox_step());
+        } else {
+            for (j = 0; j < HW_SR_G; j++)
+                w[j] = k_philox_counters(q + 4 * (uint64_t)j, 2);
+        }
+        for (r = 0; r < 9; r++)
+            for (j = 0; j < HW_SR_G; j++)
+                w[j] = v_philox_round(w[j], ks->k[r]);
+        for (j = 0; j < HW_SR_G; j++)
+            hw_lut_sr_one(dst, src, b + (size_t)j, nblk, sh, shidx, t, v_philox_last(w[j], ks->k[9]), s4, d4, stream);
+    }
+    for (; b < nblk; b++)
+        hw_lut_sr_one(dst, src, b, nblk, sh, shidx, t, k_philox(k_philox_counters(pb + 4 * (uint64_t)b, 2), ks), s4, d4,
+                      stream);
+}
+
+static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tabs, int s4, int d4,
+                            int stream, const k_philox_keys *ks, uint64_t pb)
+{
+    __m512i t[12];
+    int j;
+    for (j = 0; j < 12; j++)
+        t[j] = _mm512_loadu_si512(tabs + 64 * j);
+    if (stream) {
+        if (d4)
+            hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 0, 1, 1);
+        else if (s4)
+            hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 1, 0, 1);
+        else
+            hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 0, 0, 1);
+        _mm_sfence();
+    } else if (d4) {
+        hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 0, 1, 0);
+    } else if (s4) {
+        hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 1, 0, 0);
+    } else {
+        hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 0, 0, 0);
+    }
 }
 #define ROOM_HW_LUT 1
 
