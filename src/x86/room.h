@@ -80,10 +80,11 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const 
 {
     (void)dst, (void)src, (void)nblk, (void)tab, (void)s4, (void)stream;
 }
-static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tabs, int s4, int d4,
-                            int stream, const k_philox_keys *ks, uint64_t pb)
+enum { HW_SR_ANY, HW_SR_SYM, HW_SR_PER64 };
+static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tabs, int cls, int s4,
+                            int d4, int stream, const k_philox_keys *ks, uint64_t pb)
 {
-    (void)dst, (void)src, (void)nblk, (void)tabs, (void)s4, (void)d4, (void)stream, (void)ks, (void)pb;
+    (void)dst, (void)src, (void)nblk, (void)tabs, (void)cls, (void)s4, (void)d4, (void)stream, (void)ks, (void)pb;
 }
 #endif
 
@@ -988,8 +989,9 @@ static int room_lut(mf_format d, void *dst, mf_format s, const void *src, size_t
  * at chosen r (T by bisection: w + 2 evaluations a code, about 1 us for one-byte results), so the
  * tables hold what its element-wise path gives. Where no code's T is below 2^w (every value of s is
  * one of d: e2m1 -> e4m3, any of them -> bf16), the result is lo[x] whatever the random bits, a plain
- * lookup (room_lut's loops); else, for one-byte and e2m1 results, hw_lut_sr8_loop draws the Philox bytes
- * and chooses (f16 results from e8m0 are left to the blocked path). The elements before the first whole
+ * lookup (room_lut's loops); else, for one-byte and e2m1 results where hi is always the code after lo
+ * (every pair here), hw_lut_sr8_loop draws the Philox bytes and adds 1 where r > T - 1 (f16 results
+ * from e8m0 are left to the blocked path). The elements before the first whole
  * Philox block (and, streaming, the output's 64-byte boundary, where both can hold) and after the last
  * block of 64 go to room_blocked. */
 enum { ROOM_LUT_SR_MIN = 8192 };
@@ -1067,9 +1069,9 @@ __attribute__((noinline)) static int room_lut_sr_run(mf_format d, void *dst, mf_
     const size_t nc = s4 ? 16 : 256, db = d4 ? 0 : wide ? 2 : 1;
     const unsigned w = mf_sr_width(d), csr = _mm_getcsr();
     uint32_t u[256], lo[256], hi[256], T[256];
-    uint8_t codes[256], tabs[768] = {0};
-    uint16_t tab16[256] = {0};
-    int never = 1, stream;
+    uint8_t codes[256], tabs[512];
+    uint16_t tab16[256];
+    int never = 1, inc = 1, sym = 1, per64 = 1, stream;
     size_t i, head, nblk;
     k_philox_keys ks;
     for (i = 0; i < 256; i++)
@@ -1080,14 +1082,17 @@ __attribute__((noinline)) static int room_lut_sr_run(mf_format d, void *dst, mf_
     room_sr_probe(d, o->overflow, u, nc, lo, hi, T);
     if ((csr & 0xFFC0u) != 0x1F80u)
         _mm_setcsr(csr);
-    for (i = 0; i < nc; i++) {
-        never &= T[i] == 1u << w;
-        tabs[i] = (uint8_t)lo[i];
-        tabs[256 + i] = (uint8_t)hi[i];
-        tabs[512 + i] = (uint8_t)(T[i] - 1u); /* hi where r > T - 1 */
-        tab16[i] = (uint16_t)lo[i];
+    for (i = 0; i < 256; i++) { /* e2m1's 16 codes repeated */
+        const size_t x = i % nc;
+        never &= T[x] == 1u << w;
+        inc &= T[x] == 1u << w || hi[x] == lo[x] + 1u; /* hi is the next code */
+        sym &= T[x] == T[(i ^ 0x80) % nc];
+        per64 &= T[x] == T[i % 64 % nc] && lo[x] == lo[i % 64 % nc];
+        tabs[i] = (uint8_t)lo[x];
+        tabs[256 + i] = (uint8_t)(T[x] - 1u); /* lo + 1 where r > T - 1 */
+        tab16[i] = (uint16_t)lo[x];
     }
-    if (!never && wide)
+    if (!never && (wide || !inc))
         return 0;
     /* the first element: a Philox block's (its stream index a multiple of 16), even for e2m1, and where
      * it can be, the output's 64-byte boundary (non-temporal stores); never: the boundary alone */
@@ -1120,7 +1125,8 @@ __attribute__((noinline)) static int room_lut_sr_run(mf_format d, void *dst, mf_
         uint8_t *dp = (uint8_t *)dst + (d4 ? head / 2 : head * db);
         if (!never) {
             k_philox_keys_init(&ks, o->seed);
-            hw_lut_sr8_loop(dp, sp, nblk, tabs, s4, d4, stream, &ks, (o->sr_offset + head) >> 4);
+            hw_lut_sr8_loop(dp, sp, nblk, tabs, per64 ? HW_SR_PER64 : sym ? HW_SR_SYM : HW_SR_ANY, s4, d4, stream, &ks,
+                            (o->sr_offset + head) >> 4);
         } else if (wide) {
             hw_lut16_loop((uint16_t *)dp, sp, nblk, tab16, s4, stream);
         } else {

@@ -182,22 +182,30 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const 
 
 /* ---- sr through tables (room_lut_sr) ---------------------------------------------------------------
  * nblk blocks of 64 elements into a one-byte format or e2m1 with 8 random bits an element. tabs holds
- * 256 bytes each of lo, hi and thr: an element with code x takes hi[x] where its random byte exceeds
+ * 256 bytes each of lo and thr: an element with code x takes lo[x] + 1 where its random byte exceeds
  * thr[x], else lo[x]. Block b's bytes are the Philox words of blocks pb + 4b .. pb + 4b + 3 in order,
  * byte e for element e (minifloat/philox.h, 8 bits an element, pb the first element's stream index / 16).
+ * The tables' shape (cls) saves lookups: HW_SR_PER64, both repeat every 64 codes (e2m1 and the fp6
+ * sources: one vpermb each); HW_SR_SYM, thr does not depend on the sign bit (fp8: one vpermi2b); else
+ * four operations each. Philox takes most of the time: 30 operations a block against 4-8 for the rest.
  * HW_SR_G blocks a step, their Philox rounds interleaved: a round waits on its multiplication. */
 enum { HW_SR_G = 8 }; /* 8 KiB source prefetching on top: no faster on DRAM */
+enum { HW_SR_ANY, HW_SR_SYM, HW_SR_PER64 };
 
 MF_V void hw_lut_sr_one(uint8_t *dst, const uint8_t *src, size_t b, size_t nblk, size_t sh, __m512i shidx,
-                        const __m512i *t, __m512i rnd, const int s4, const int d4, const int stream)
+                        const __m512i *t, __m512i rnd, const int cls, const int s4, const int d4, const int stream)
 {
     const __m512i x = hw_lut_idx(src, b, s4, nblk, sh, shidx);
-    const __mmask64 up = _mm512_cmpgt_epu8_mask(rnd, hw_lut256(x, t + 8));
-    hw_lut_store8(dst, b, _mm512_mask_blend_epi8(up, hw_lut256(x, t), hw_lut256(x, t + 4)), d4, stream);
+    const __m512i lo = cls == HW_SR_PER64 ? _mm512_permutexvar_epi8(x, t[0]) : hw_lut256(x, t);
+    const __m512i thr = cls == HW_SR_PER64 ? _mm512_permutexvar_epi8(x, t[4])
+                      : cls == HW_SR_SYM   ? _mm512_permutex2var_epi8(t[4], x, t[5])
+                                           : hw_lut256(x, t + 4);
+    hw_lut_store8(dst, b, _mm512_mask_sub_epi8(lo, _mm512_cmpgt_epu8_mask(rnd, thr), lo, _mm512_set1_epi8(-1)), d4,
+                  stream);
 }
 
 MF_V void hw_lut_sr8_t(uint8_t *dst, const uint8_t *src, size_t nblk, const __m512i *t, const k_philox_keys *ks,
-                       uint64_t pb, const int s4, const int d4, const int stream)
+                       uint64_t pb, const int cls, const int s4, const int d4, const int stream)
 {
     const size_t sh = (uintptr_t)src & 63u;
     const __m512i shidx = hw_lut_shidx(sh);
@@ -218,34 +226,43 @@ MF_V void hw_lut_sr8_t(uint8_t *dst, const uint8_t *src, size_t nblk, const __m5
             for (j = 0; j < HW_SR_G; j++)
                 w[j] = v_philox_round(w[j], ks->k[r]);
         for (j = 0; j < HW_SR_G; j++)
-            hw_lut_sr_one(dst, src, b + (size_t)j, nblk, sh, shidx, t, v_philox_last(w[j], ks->k[9]), s4, d4, stream);
+            hw_lut_sr_one(dst, src, b + (size_t)j, nblk, sh, shidx, t, v_philox_last(w[j], ks->k[9]), cls, s4, d4,
+                          stream);
     }
     for (; b < nblk; b++)
-        hw_lut_sr_one(dst, src, b, nblk, sh, shidx, t, k_philox(k_philox_counters(pb + 4 * (uint64_t)b, 2), ks), s4, d4,
-                      stream);
+        hw_lut_sr_one(dst, src, b, nblk, sh, shidx, t, k_philox(k_philox_counters(pb + 4 * (uint64_t)b, 2), ks), cls,
+                      s4, d4, stream);
 }
 
-static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tabs, int s4, int d4,
-                            int stream, const k_philox_keys *ks, uint64_t pb)
+/* the instantiations: e2m1 sources are HW_SR_PER64, and an e2m1 source never meets an e2m1 result */
+MF_V void hw_lut_sr8_s(uint8_t *dst, const uint8_t *src, size_t nblk, const __m512i *t, const k_philox_keys *ks,
+                       uint64_t pb, int cls, int s4, int d4, const int stream)
 {
-    __m512i t[12];
+    if (s4)
+        hw_lut_sr8_t(dst, src, nblk, t, ks, pb, HW_SR_PER64, 1, 0, stream);
+    else if (cls == HW_SR_PER64)
+        d4 ? hw_lut_sr8_t(dst, src, nblk, t, ks, pb, HW_SR_PER64, 0, 1, stream)
+           : hw_lut_sr8_t(dst, src, nblk, t, ks, pb, HW_SR_PER64, 0, 0, stream);
+    else if (cls == HW_SR_SYM)
+        d4 ? hw_lut_sr8_t(dst, src, nblk, t, ks, pb, HW_SR_SYM, 0, 1, stream)
+           : hw_lut_sr8_t(dst, src, nblk, t, ks, pb, HW_SR_SYM, 0, 0, stream);
+    else
+        d4 ? hw_lut_sr8_t(dst, src, nblk, t, ks, pb, HW_SR_ANY, 0, 1, stream)
+           : hw_lut_sr8_t(dst, src, nblk, t, ks, pb, HW_SR_ANY, 0, 0, stream);
+}
+
+static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const uint8_t *tabs, int cls, int s4,
+                            int d4, int stream, const k_philox_keys *ks, uint64_t pb)
+{
+    __m512i t[8];
     int j;
-    for (j = 0; j < 12; j++)
+    for (j = 0; j < 8; j++)
         t[j] = _mm512_loadu_si512(tabs + 64 * j);
     if (stream) {
-        if (d4)
-            hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 0, 1, 1);
-        else if (s4)
-            hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 1, 0, 1);
-        else
-            hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 0, 0, 1);
+        hw_lut_sr8_s(dst, src, nblk, t, ks, pb, cls, s4, d4, 1);
         _mm_sfence();
-    } else if (d4) {
-        hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 0, 1, 0);
-    } else if (s4) {
-        hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 1, 0, 0);
     } else {
-        hw_lut_sr8_t(dst, src, nblk, t, ks, pb, 0, 0, 0);
+        hw_lut_sr8_s(dst, src, nblk, t, ks, pb, cls, s4, d4, 0);
     }
 }
 #define ROOM_HW_LUT 1
