@@ -20,6 +20,9 @@
  *   ROOM_HW_LUT, hw_lut8_loop(dst, src, nblk, tab, s4, d4, stream), hw_lut16_loop(...)
  *                                dst[i] = tab[src[i]] in blocks of 64 elements, from bytes or packed
  *                                e2m1 (s4), into bytes, packed e2m1 (d4) or 16 bits (optional; room_lut)
+ *   hw_lut_sr8_loop(dst, src, nblk, tabs, cls, s4, d4, stream, ks, pb)
+ *                                the same in sr: lo[x] + 1 where the element's Philox byte exceeds thr[x]
+ *                                (with ROOM_HW_LUT; room_lut_sr)
  *   ROOM_HW_W16, hw_w16_ok(d, s, o), hw_w16_loop(d, dst, s, src, n, o, stream)
  *                                f16 or bf16 -> fp8/fp6/fp4/e8m0, and bf16 -> f16, in every mode but sr,
  *                                integer operations on 16-bit lanes (optional; room_w16)
@@ -31,7 +34,8 @@
  *     f16 and bf16 -> fp8/fp6/fp4/e8m0 and bf16 -> f16 without stats in every mode but sr in the
  *     rooms with hw_w16_loop (16-bit lanes, no widening; bf16 -> f16 rn and rz only when streaming),
  *     f16 <-> bf16 by the hardware conversions without stats, widened in registers, and for fp8, fp6,
- *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut).
+ *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut; in sr
+ *     room_lut_sr, from 8192 elements, all but e8m0 -> f16).
  *   - f64 -> any narrow format: vectors for every mode and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md; for sr, see room_vectorizable); f64 ->
  *     f32: vectors for every mode but sr, without stats. Everything else from f64 (f16 and bf16 in
