@@ -463,6 +463,20 @@ MF_V vu k_round_e8m0_fast(vu u, const mf_round r, const mf_overflow o)
     return v_min_u(code, v_set1(0xFFu));
 }
 
+/* sr, no statistics: r the element's 8 random bits (zero-extended). The core's rule is a carry out of
+ * (mant << 9) + (r << 24), that is of mant + (r << 15) into the exponent field, so the code is
+ * (|x| + (r << 15)) >> 23; a binary32 subnormal at or above 2^-127 carries its fraction (mant << 1)
+ * into code 1 alike, (2|x| + (r << 15)) >> 24, which is 0 below 2^-127 (no rounding there). NaNs and
+ * infinities land on 0xFF and above, as in the other modes. */
+MF_V vu k_round_e8m0_sr(vu u, const mf_overflow o, vu r)
+{
+    const vu a = v_and(u, v_set1(0x7FFFFFFFu)), rs = v_slli(r, 15);
+    const vu code = v_blend(v_lt_u(a, v_set1(0x800000u)), v_srli(v_add(a, rs), 23), v_srli(v_add(v_add(a, a), rs), 24));
+    if (o == MF_OVERFLOW_SATURATE)
+        return v_blend(v_gt_u(a, v_set1(0x7F800000u)), v_min_u(code, v_set1(0xFEu)), v_set1(0xFFu));
+    return v_min_u(code, v_set1(0xFFu));
+}
+
 /* ---- a narrow code -> binary32 bits (exact), one vector ------------------------------------------ */
 MF_V vu k_decode(vu c, const mf_format fmt)
 {

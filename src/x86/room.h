@@ -326,6 +326,8 @@ MF_V vu room_round_code(const mf_format D, const mf_round R, const mf_overflow O
 #endif
     if (D == MF_BF16 && !C)
         return k_round_bf16(u, R, O, rb);
+    if (D == MF_E8M0 && R == MF_ROUND_STOCHASTIC && !C)
+        return k_round_e8m0_sr(u, O, rb);
     if (D == MF_E8M0)
         return k_round_e8m0(u, R, O, k_sr_top(rb, D), C, ct);
     return k_round(u, D, R, O, k_sr_top(rb, D), C, ct);
