@@ -309,6 +309,11 @@ START_TEST(test_rooms_philox_wrap)
             /* and across the wrap of the stream index itself, at 2^64 (found by fuzz_bulk) */
             opt.sr_offset = (uint64_t)0 - 4 * k - 300 - (k & 3);
             check_one(room, MF_FP6_E2M3, MF_FP8_E5M2, 1500, 0, 0, &opt);
+            /* f16 and bf16 sources (16-bit lanes): in or after the second 1024-element chunk */
+            opt.sr_offset = ((uint64_t)1 << 36) - 16 * k - 1040 + (k & 15);
+            check_one(room, MF_FP8_E5M2, MF_FP16, 2100, 0, 0, &opt);
+            opt.sr_offset &= ~(uint64_t)1; /* e2m1 from an odd index is portable */
+            check_one(room, MF_FP4_E2M1, MF_BF16, 2100, 0, 0, &opt);
         }
     }
 }
@@ -462,6 +467,50 @@ START_TEST(test_rooms_streaming)
             }
         }
         free(in0);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+/* sr from f16 and bf16 past 16 MiB of output (room_w16 streams): the elements up to a Philox block
+ * start portable, then plain stores up to the output's 64-byte boundary where that is a block start
+ * too (else plain stores throughout), at a stream offset that crosses the block counter's 32-bit wrap
+ * too. */
+START_TEST(test_rooms_sr_streaming)
+{
+    static const struct {
+        mf_format s, d;
+        size_t n, out_at;
+        uint64_t off;
+    } big[] = {{MF_FP16, MF_FP8_E4M3, ((size_t)17 << 20) + 5, 3, 3 + 16 * 5}, /* boundary at a block start */
+               {MF_FP16, MF_FP8_E4M3, ((size_t)17 << 20) + 5, 3, 5},          /* not */
+               {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 3, 3, 6},          /* 10 portable, 112 plain */
+               {MF_BF16, MF_E8M0, ((size_t)17 << 20) + 7, 17, ((uint64_t)1 << 36) - ((uint64_t)1 << 19) + 1}};
+    size_t k, ri, i;
+    const mf__room *room;
+    for (k = 0; k < sizeof big / sizeof big[0]; k++) {
+        const size_t sb = mf_storage_bytes(big[k].s, big[k].n), db = mf_storage_bytes(big[k].d, big[k].n) + 64;
+        uint8_t *in = malloc(sb), *a = NULL, *b = NULL;
+        ck_assert_ptr_nonnull(in);
+        ck_assert_int_eq(posix_memalign((void **)&a, 64, db), 0);
+        ck_assert_int_eq(posix_memalign((void **)&b, 64, db), 0);
+        fill(big[k].s, src_buf, NMAX);
+        for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
+            memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
+        for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+            mf_opts o = {MF_ROUND_STOCHASTIC, (mf_overflow)(k & 1), 99 + k, big[k].off, NULL, 0};
+            if (room == &mf__room_portable || !mf__room_supported(room))
+                continue;
+            memset(a, 0x5C, db);
+            memset(b, 0x5C, db);
+            mf__room_portable.convert(big[k].d, a + big[k].out_at, big[k].s, in, big[k].n, &o, NULL);
+            room->convert(big[k].d, b + big[k].out_at, big[k].s, in, big[k].n, &o, NULL);
+            MF_EXPECT(memcmp(a, b, db) == 0, "%s: sr %s -> %s, n %zu, output at %zu, sr_offset %llu: output differs",
+                      room->name, mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n, big[k].out_at,
+                      (unsigned long long)big[k].off);
+        }
+        free(in);
         free(a);
         free(b);
     }
@@ -719,6 +768,7 @@ int main(void)
     tcase_add_test(tc, test_rooms_philox_wrap);
     tcase_add_test(tc, test_rooms_f64_ties);
     tcase_add_test(tc, test_rooms_streaming);
+    tcase_add_test(tc, test_rooms_sr_streaming);
     tcase_add_test(tc, test_rooms_byte_tables);
     tcase_add_test(tc, test_rooms_byte_tables_sr);
     tcase_add_test(tc, test_rooms_sr_sweep);

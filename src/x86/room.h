@@ -24,15 +24,15 @@
  *                                the same in sr: lo[x] + 1 where the element's Philox byte exceeds thr[x]
  *                                (with ROOM_HW_LUT; room_lut_sr)
  *   ROOM_HW_W16, hw_w16_ok(d, s, o), hw_w16_loop(d, dst, s, src, n, o, stream)
- *                                f16 or bf16 -> fp8/fp6/fp4/e8m0, and bf16 -> f16, in every mode but sr,
- *                                integer operations on 16-bit lanes (optional; room_w16)
+ *                                f16 or bf16 -> fp8/fp6/fp4/e8m0 in every mode, and bf16 -> f16 in every
+ *                                mode but sr, integer operations on 16-bit lanes (optional; room_w16)
  *
  * What runs as vectors, and what falls back to the portable room (which always gives the same
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
  *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
- *     f16 and bf16 -> fp8/fp6/fp4/e8m0 and bf16 -> f16 without stats in every mode but sr in the
- *     rooms with hw_w16_loop (16-bit lanes, no widening; bf16 -> f16 rn and rz only when streaming),
+ *     f16 and bf16 -> fp8/fp6/fp4/e8m0 (every mode) and bf16 -> f16 (every mode but sr) without stats in
+ *     the rooms with hw_w16_loop (16-bit lanes, no widening; bf16 -> f16 rn and rz only when streaming),
  *     f16 <-> bf16 by the hardware conversions without stats, widened in registers, and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut; in sr
  *     room_lut_sr, from 8192 elements, all but e8m0 -> f16).
@@ -1155,16 +1155,19 @@ static int room_lut_sr(mf_format d, void *dst, mf_format s, const void *src, siz
 }
 
 /* ---- f16 and bf16 into fp8, fp6, fp4 and e8m0, and bf16 into f16, in 16-bit lanes ----------------
- * Every mode but sr, without statistics, by integer operations (so whatever MXCSR holds): the room's
- * hw_w16_loop, where it has one (ROOM_HW_W16). When streaming, the elements before the output's first
- * 64-byte boundary are written with plain stores; an odd last e2m1 element goes to the
- * portable room. Returns 0 for every other call. */
+ * Every mode (sr into the formats that take 8 random bits), without statistics, by integer operations
+ * (so whatever MXCSR holds): the room's hw_w16_loop, where it has one (ROOM_HW_W16). sr's elements
+ * before the first Philox block start go to the portable room. When streaming, the elements before the
+ * output's first 64-byte boundary are written with plain stores (sr: where that boundary is not also a
+ * block start, the whole call is); an odd last e2m1 element goes to the portable room. Returns 0 for
+ * every other call. */
 static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
     const int d4 = d == MF_FP4_E2M1;
     const size_t m = d4 ? n & ~(size_t)1 : n;
     k_counts none = {0, 0, 0, 0, 0};
-    size_t head = 0;
+    size_t pre = 0, head = 0;
+    mf_opts wo = *o; /* sr: sr_offset is the stream index of hw_w16_loop's first element */
     int stream;
     if (!ROOM_HW_W16 || !hw_w16_ok(d, s, o))
         return 0;
@@ -1173,15 +1176,26 @@ static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t
      * 17-23; streamed, this is faster (12.5 vs 10.5 G/s), and in rna, ru, rd and ro always */
     if (s == MF_BF16 && d == MF_FP16 && !stream && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO))
         return 0;
+    if (o->round == MF_ROUND_STOCHASTIC) {
+        pre = (size_t)(-o->sr_offset & ((4u << k_sr_shift(d)) - 1u)); /* to a Philox block's first element */
+        if (pre > m)
+            pre = m;
+        room_portable(d, dst, s, src, 0, pre, o, &none, 0);
+    }
+    head = pre;
     if (stream) {
         head = d == MF_FP16 ? (size_t)(-(uintptr_t)dst & 63u) / 2 : (size_t)(-(uintptr_t)dst & 63u) << d4;
         if (d == MF_FP16 && ((uintptr_t)dst & 1u)) /* never 64-byte aligned: plain stores */
             head = 0, stream = 0;
+        if (o->round == MF_ROUND_STOCHASTIC && (head - pre) % (4u << k_sr_shift(d)) != 0)
+            head = pre, stream = 0;
         if (head > m)
             head = m;
-        hw_w16_loop(d, dst, s, src, head, o, 0);
+        wo.sr_offset = o->sr_offset + pre;
+        hw_w16_loop(d, (uint8_t *)dst + mf_storage_bytes(d, pre), s, (const uint16_t *)src + pre, head - pre, &wo, 0);
     }
-    hw_w16_loop(d, (uint8_t *)dst + mf_storage_bytes(d, head), s, (const uint16_t *)src + head, m - head, o, stream);
+    wo.sr_offset = o->sr_offset + head;
+    hw_w16_loop(d, (uint8_t *)dst + mf_storage_bytes(d, head), s, (const uint16_t *)src + head, m - head, &wo, stream);
     if (stream)
         _mm_sfence(); /* order the streaming stores before the caller's */
     room_portable(d, dst, s, src, m, n, o, &none, 0);

@@ -1,9 +1,10 @@
 /* src/x86/room_avx512_w16.h - f16 or bf16 -> fp8, fp6, fp4 or e8m0, and bf16 -> f16, in 16-bit lanes
  * (AVX512BW), for the AVX-512 rooms (room.h: ROOM_HW_W16, room_w16).
  *
- * Every mode but sr, both policies, no statistics. The source is not widened: 32 codes a vector, integer
- * operations only, so no MXCSR either. Widening to binary32 first (room_tab_loop) halves the elements an
- * instruction serves, and these calls were compute-bound on DRAM (0.53-0.89x memcpy).
+ * Every mode, both policies, no statistics (sr: into the formats that take 8 random bits, not f16). The
+ * source is not widened: 32 codes a vector, integer operations only, so no MXCSR either. Widening to
+ * binary32 first (room_tab_loop) halves the elements an instruction serves, and these calls were
+ * compute-bound on DRAM (0.53-0.89x memcpy).
  *
  * The rounding is mf__round_pack's for a 16-bit source (S: man m, bias b) and a target D (man M, bias B),
  * with K = b - B >= 0 and a = |x| as bits:
@@ -14,6 +15,10 @@
  *     of the top subnormal is the smallest normal code.
  * d = min(max(field, 1) - 1, K) covers both. Shifts beyond 15 are cut to 15: the significand is below
  * 2^12, so the result is 0 or the smallest code either way, and 15 keeps t + 2^15 - 1 in 16 bits.
+ * sr reads only the discarded fraction's top 8 bits (up iff floor(f * 2^8) + r >= 2^8): t is taken up
+ * to a shift of at least 8 (clamped, as for bf16 -> f16), and (t >> (shift - 8) + r) >> 8 is the code.
+ * Its shifts are not cut: far below the smallest subnormal, those top bits are still t >> (shift - 8),
+ * exactly 0 from a shift of 16 on (vpsrlvw), and up to there they can round up.
  * Zeros come out as zeros (t = 0). Infinities and NaNs come out of the shift as overflows and are then
  * set as mf__round_pack sets them. */
 #ifndef MF_X86_ROOM_AVX512_W16_H
@@ -34,23 +39,31 @@ MF_V __m512i hw_w16_tab(int which, __m512i sh)
 
 /* 32 codes of S (f16 or bf16) -> 32 codes of D (e4m3, e5m2, e2m3, e3m2, e2m1; f16 from bf16), one a 16-bit
  * lane (e8m0: hw_w16_e8m0 below) */
-MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D, const mf_round R, const mf_overflow O)
+MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D, const mf_round R, const mf_overflow O,
+                          const __m512i rnd)
 {
     const mf__fmt fs = mf__fmt_get(S), fd = mf__fmt_get(D);
     /* L: bf16 -> f16 gains mantissa bits (sh0 = -3); t is taken 4 places up, below 2^16 once clamped
-     * where it overflows anyway, so that every shift is at least 1 (the rn addend needs one) */
-    const int K = fs.bias - fd.bias, L = fs.man - fd.man < 1 ? 1 - (fs.man - fd.man) : 0, sh0 = fs.man - fd.man + L;
+     * where it overflows anyway, so that every shift is at least 1 (the rn addend needs one); sr takes it
+     * up to a shift of 8, clamped where adding r could leave 16 bits (a clamped t gives 255 > max) */
+    const int sr = R == MF_ROUND_STOCHASTIC, lo = sr ? 8 : 1, K = fs.bias - fd.bias;
+    const int L = fs.man - fd.man < lo ? lo - (fs.man - fd.man) : 0, sh0 = fs.man - fd.man + L;
+    const int clamp = L && (!sr || ((0x7FFFu - ((unsigned)K << fs.man)) << L) + 255u > 0xFFFFu);
     const unsigned maxc = (unsigned)mf__fmt_max_code(fd), inf_s = (unsigned)mf__fmt_inf_code(fs);
     const int ieee = !k_sat_like(D, O); /* IEEE policy, and D has an infinity or a NaN */
     const __m512i a = _mm512_and_si512(x, hw_w16_set(0x7FFF));
     const __m512i dd = _mm512_min_epu16(_mm512_subs_epu16(_mm512_srli_epi16(a, fs.man), hw_w16_set(1)), hw_w16_set((unsigned)K));
     const __m512i t0 = _mm512_sub_epi16(a, _mm512_slli_epi16(dd, fs.man));
-    const __m512i t = L ? _mm512_slli_epi16(_mm512_min_epu16(t0, hw_w16_set(0xFFFFu >> L)), L) : t0;
-    const __m512i sh = _mm512_min_epu16(_mm512_sub_epi16(hw_w16_set((unsigned)(sh0 + K)), dd), hw_w16_set(15));
+    const __m512i t = clamp ? _mm512_slli_epi16(_mm512_min_epu16(t0, hw_w16_set((sr ? 0xFF00u : 0xFFFFu) >> L)), L)
+                      : L   ? _mm512_slli_epi16(t0, L)
+                            : t0;
+    /* sr: the shift less 8, uncut */
+    const __m512i sh = sr ? _mm512_sub_epi16(hw_w16_set((unsigned)(sh0 - 8 + K)), dd)
+                          : _mm512_min_epu16(_mm512_sub_epi16(hw_w16_set((unsigned)(sh0 + K)), dd), hw_w16_set(15));
     const __mmask32 neg = _mm512_movepi16_mask(x);
     /* lanes whose overflow gives the infinity (or e4m3's NaN): mf__overflow_code's to_inf */
     const __mmask32 to_inf = !ieee ? 0
-                             : R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_NEAREST_AWAY ? ~(__mmask32)0
+                             : R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_NEAREST_AWAY || sr ? ~(__mmask32)0
                              : R == MF_ROUND_UP                                          ? ~neg
                              : R == MF_ROUND_DOWN                                        ? neg
                                                                                          : 0;
@@ -59,6 +72,7 @@ MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D,
     switch (R) {
     case MF_ROUND_NEAREST_AWAY: q = _mm512_srlv_epi16(_mm512_add_epi16(t, hw_w16_tab(1, sh)), sh); break;
     case MF_ROUND_TOWARD_ZERO: q = _mm512_srlv_epi16(t, sh); break;
+    case MF_ROUND_STOCHASTIC: q = _mm512_srli_epi16(_mm512_add_epi16(_mm512_srlv_epi16(t, sh), rnd), 8); break;
     case MF_ROUND_UP:
     case MF_ROUND_DOWN: /* away from zero on one side: add an ulp less one there */
         q = _mm512_srlv_epi16(_mm512_mask_add_epi16(t, R == MF_ROUND_UP ? ~neg : neg, t, hw_w16_tab(2, sh)), sh);
@@ -79,11 +93,13 @@ MF_V __m512i hw_w16_round(const __m512i x, const mf_format S, const mf_format D,
     else
         c = _mm512_min_epu16(q, hw_w16_set(maxc));
     c = _mm512_ternarylogic_epi32(c, sgn, hw_w16_set(1u << (fd.bits - 1)), 0xF8); /* c | (sgn & bit) */
+    /* sr never rounds down to max: infinities and NaNs overflow like the values above max, so their code
+     * is already the overflow's */
     if (ieee && fd.kind == MF__KIND_FN) /* overflow to NaN, and infinities and NaNs (always NaN here) */
         return _mm512_mask_mov_epi16(c, (_mm512_cmpgt_epu16_mask(q, hw_w16_set(maxc)) & to_inf) |
-                                            _mm512_cmpge_epu16_mask(a, hw_w16_set(inf_s)),
+                                            (sr ? 0 : _mm512_cmpge_epu16_mask(a, hw_w16_set(inf_s))),
                                      hw_w16_set((unsigned)mf__fmt_nan_code(fd)));
-    if (ieee) /* e5m2: an infinity stays one in every mode */
+    if (ieee && !sr) /* e5m2: an infinity stays one in every mode */
         c = _mm512_mask_mov_epi16(c, _mm512_cmpeq_epu16_mask(a, hw_w16_set(inf_s)),
                                   _mm512_or_si512(hw_w16_set(maxc + 1), _mm512_and_si512(sgn, hw_w16_set(1u << (fd.bits - 1)))));
     return _mm512_mask_mov_epi16(c, _mm512_cmpgt_epu16_mask(a, hw_w16_set(inf_s)),
@@ -101,7 +117,7 @@ static const uint16_t hw_w16_log2[2][32] __attribute__((aligned(64))) = {
  * subnormal is first shifted up until its leading bit is where a normal's implicit bit is (its bit
  * position from the two tables above), a bf16 subnormal is at most one place down (below that it lies
  * under 2^-127, whose code 0 every mode gives). */
-MF_V __m512i hw_w16_e8m0(const __m512i x, const mf_format S, const mf_round R, const mf_overflow O)
+MF_V __m512i hw_w16_e8m0(const __m512i x, const mf_format S, const mf_round R, const mf_overflow O, const __m512i rnd)
 {
     const mf__fmt fs = mf__fmt_get(S);
     const int m = fs.man, f16 = S == MF_FP16;
@@ -129,14 +145,20 @@ MF_V __m512i hw_w16_e8m0(const __m512i x, const mf_format S, const mf_round R, c
         code = _mm512_add_epi16(code, _mm512_srli_epi16(frac, m - 1));
         break;
     case MF_ROUND_UP: code = _mm512_mask_add_epi16(code, _mm512_test_epi16_mask(frac, frac), code, hw_w16_set(1)); break;
+    case MF_ROUND_STOCHASTIC: { /* up where the fraction's top 8 bits plus r carry */
+        const __m512i f8 = m >= 8 ? _mm512_srli_epi16(frac, m - 8) : _mm512_slli_epi16(frac, 8 - m);
+        code = _mm512_add_epi16(code, _mm512_srli_epi16(_mm512_add_epi16(f8, rnd), 8));
+        break;
+    }
     case MF_ROUND_ODD: code = _mm512_mask_mov_epi16(code, _mm512_test_epi16_mask(frac, frac),
                                                     _mm512_or_si512(code, hw_w16_set(1))); break;
     default: break; /* rz, rd */
     }
     /* above 2^127: the NaN code where IEEE overflow rounds to the infinity, else max */
-    code = _mm512_min_epu16(code, hw_w16_set(O == MF_OVERFLOW_IEEE && (R == MF_ROUND_NEAREST_EVEN ||
-                                                                       R == MF_ROUND_NEAREST_AWAY || R == MF_ROUND_UP)
-                                                  ? nanc : maxc));
+    code = _mm512_min_epu16(code, hw_w16_set(O == MF_OVERFLOW_IEEE && (R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_NEAREST_AWAY ||
+                                                                       R == MF_ROUND_UP || R == MF_ROUND_STOCHASTIC)
+                                                  ? nanc
+                                                  : maxc));
     /* zeros, and bf16 below 2^-127: 0 */
     code = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(a, hw_w16_set(f16 ? 1u : 1u << (m - 1))), code);
     /* infinities: NaN (IEEE) or max; NaNs: NaN */
@@ -154,9 +176,15 @@ MF_V __m512i hw_w16_bytes(__m512i c0, __m512i c1)
 /* 64 e2m1 codes in bytes -> 32 bytes, element 2i in the low nibble */
 MF_V __m256i hw_w16_nibbles(__m512i b) { return _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(b, _mm512_set1_epi16(0x1001))); }
 
+/* rnd: sr's random bits, one byte zero-extended a lane (ignored in the other modes) */
+MF_V __m512i hw_w16_code_r(const __m512i x, const mf_format S, const mf_format D, const mf_round R, const mf_overflow O,
+                           const __m512i rnd)
+{
+    return D == MF_E8M0 ? hw_w16_e8m0(x, S, R, O, rnd) : hw_w16_round(x, S, D, R, O, rnd);
+}
 MF_V __m512i hw_w16_code(const __m512i x, const mf_format S, const mf_format D, const mf_round R, const mf_overflow O)
 {
-    return D == MF_E8M0 ? hw_w16_e8m0(x, S, R, O) : hw_w16_round(x, S, D, R, O);
+    return hw_w16_code_r(x, S, D, R, O, _mm512_setzero_si512());
 }
 
 /* Streamed calls into one-byte and e2m1 codes ask for the source 8 KiB ahead (the hardware prefetcher alone
@@ -165,14 +193,130 @@ MF_V __m512i hw_w16_code(const __m512i x, const mf_format S, const mf_format D, 
  * the output, gained nothing) */
 enum { HW_W16_AHEAD = 8192 };
 
+/* sr: 64 codes of S at src -> 64 codes of D in bytes, element e taking byte e of the stream words w
+ * (w = 8: a Philox block's 16 bytes serve 16 elements in order) */
+MF_V __m512i hw_w16_sr64(const mf_format S, const mf_format D, const mf_overflow O, const uint16_t *src, __m512i w)
+{
+    const __m512i r0 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(w));
+    const __m512i r1 = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(w, 1));
+    return hw_w16_bytes(hw_w16_code_r(_mm512_loadu_si512(src), S, D, MF_ROUND_STOCHASTIC, O, r0),
+                        hw_w16_code_r(_mm512_loadu_si512(src + 32), S, D, MF_ROUND_STOCHASTIC, O, r1));
+}
+
+/* sr: elements i.. (64, or 128 for e2m1, with the words of the second 64 in w1) */
+MF_V void hw_w16_sr_step(const mf_format S, const mf_format D, const mf_overflow O, uint8_t *p, const uint16_t *src,
+                         size_t i, __m512i w0, __m512i w1, const int stream)
+{
+    if (D == MF_FP4_E2M1) {
+        const __m512i pair = _mm512_set1_epi16(0x1001);
+        const __m512i b = hw_w16_bytes(_mm512_maddubs_epi16(hw_w16_sr64(S, D, O, src + i, w0), pair),
+                                       _mm512_maddubs_epi16(hw_w16_sr64(S, D, O, src + i + 64, w1), pair));
+        if (stream) {
+            _mm_prefetch((const char *)(src + i) + HW_W16_AHEAD, _MM_HINT_T0);
+            _mm_prefetch((const char *)(src + i) + HW_W16_AHEAD + 64, _MM_HINT_T0);
+            _mm_prefetch((const char *)(src + i) + HW_W16_AHEAD + 128, _MM_HINT_T0);
+            _mm_prefetch((const char *)(src + i) + HW_W16_AHEAD + 192, _MM_HINT_T0);
+            _mm512_stream_si512((void *)(p + i / 2), b);
+        } else {
+            _mm512_storeu_si512(p + i / 2, b);
+        }
+    } else {
+        const __m512i b = hw_w16_sr64(S, D, O, src + i, w0);
+        if (stream) {
+            _mm_prefetch((const char *)(src + i) + HW_W16_AHEAD, _MM_HINT_T0);
+            _mm_prefetch((const char *)(src + i) + HW_W16_AHEAD + 64, _MM_HINT_T0);
+            _mm512_stream_si512((void *)(p + i), b);
+        } else {
+            _mm512_storeu_si512(p + i, b);
+        }
+    }
+}
+
+/* kernels.h's k_philox_chains with the counters stepped in registers: its loop of rb[j] = rb[j - 1] + step
+ * went through memory here, each add waiting on the store before (bf16 -> e2m1 sr 7.2 -> 11.0 G/s in L1) */
+MF_V void hw_w16_chains(__m512i *rb, __m512i *ctr, uint64_t idx, const int sh, const k_philox_keys *ks)
+{
+    int j, r;
+    if ((uint32_t)(idx >> (sh + 2)) <= 0xFFFFFFFFu - K_SR_CHAINS * MF_VL / 4) { /* no low word wraps here or next */
+        __m512i c = *ctr;
+#pragma GCC unroll 16
+        for (j = 0; j < K_SR_CHAINS; j++, c = v_add(c, v_philox_step()))
+            rb[j] = c;
+        *ctr = c;
+    } else {
+        k_philox_chains_start(rb, ctr, idx, sh);
+    }
+    for (r = 0; r < 9; r++) /* round by round across the chains: one chain after another ran 25% slower */
+        for (j = 0; j < K_SR_CHAINS; j++)
+            rb[j] = v_philox_round(rb[j], ks->k[r]);
+    for (j = 0; j < K_SR_CHAINS; j++)
+        rb[j] = v_philox_last(rb[j], ks->k[9]);
+}
+
+/* sr into a one-byte format or e2m1: element i takes stream index idx0 + i, idx0 a Philox block's first
+ * (a multiple of 16). K_SR_CHAINS vectors of words a step (kernels.h: one chain alone waits on its
+ * multiplications), then one at a time, then the last 1..63 elements masked. */
+MF_V void hw_w16_sr_loop(const mf_format S, const mf_format D, const mf_overflow O, uint8_t *p, const uint16_t *src,
+                         size_t n, const int stream, const k_philox_keys *ks, uint64_t idx0)
+{
+    const int d4 = D == MF_FP4_E2M1, SH = k_sr_shift(D), B = SH + 2; /* idx >> B: the Philox block */
+    const size_t chunk = (size_t)K_SR_CHAINS * 64;
+    size_t i = 0;
+    int j;
+    if (getenv("NOCHUNK") == NULL && n >= chunk) {
+        __m512i rb[K_SR_CHAINS], cc = k_philox_counters(idx0 >> B, SH);
+        for (; i + chunk <= n; i += chunk) {
+            hw_w16_chains(rb, &cc, idx0 + i, SH, ks);
+            for (j = 0; j < K_SR_CHAINS; j += 1 + d4)
+                hw_w16_sr_step(S, D, O, p, src, i + 64 * (size_t)j, rb[j], rb[j + d4], stream);
+        }
+    }
+    for (; i + 64 <= n; i += 64 << d4) {
+        const __m512i w0 = k_philox(k_philox_counters((idx0 + i) >> B, SH), ks);
+        if (d4 && i + 128 <= n) {
+            hw_w16_sr_step(S, D, O, p, src, i, w0, k_philox(k_philox_counters((idx0 + i + 64) >> B, SH), ks), stream);
+        } else if (d4) { /* 64 e2m1 elements: 32 bytes */
+            const __m256i b = hw_w16_nibbles(hw_w16_sr64(S, D, O, src + i, w0));
+            if (stream)
+                _mm256_stream_si256((__m256i *)(p + i / 2), b);
+            else
+                _mm256_storeu_si256((__m256i *)(p + i / 2), b);
+            i += 64;
+            break;
+        } else {
+            hw_w16_sr_step(S, D, O, p, src, i, w0, w0, stream);
+        }
+    }
+    if (i < n) { /* the last 1..63, 32 a time, from one vector of words */
+        const __m512i w = k_philox(k_philox_counters((idx0 + i) >> B, SH), ks);
+        __m256i wr = _mm512_castsi512_si256(w);
+        for (; i < n; i += 32, wr = _mm512_extracti64x4_epi64(w, 1)) {
+            const size_t r = n - i < 32 ? n - i : 32;
+            const __mmask32 k = (__mmask32)(((uint64_t)1 << r) - 1);
+            const __m512i c = hw_w16_code_r(_mm512_maskz_loadu_epi16(k, src + i), S, D, MF_ROUND_STOCHASTIC, O,
+                                            _mm512_cvtepu8_epi16(wr));
+            if (d4)
+                _mm_mask_storeu_epi8(p + i / 2, (__mmask16)(((uint32_t)1 << (r / 2)) - 1),
+                                     _mm256_castsi256_si128(hw_w16_nibbles(hw_w16_bytes(c, c))));
+            else
+                _mm256_mask_storeu_epi8(p + i, k, _mm512_cvtepi16_epi8(c));
+        }
+    }
+}
+
 /* dst[i] = D(src[i]) for n elements (even for e2m1); stream: dst is 64-byte aligned and the whole steps
- * are written with non-temporal stores (the caller fences) */
+ * are written with non-temporal stores (the caller fences); sr: element i takes stream index idx0 + i,
+ * a multiple of 16 (hw_w16_sr_loop) */
 MF_V void hw_w16_loop_t(const mf_format S, const mf_format D, const mf_round R, const mf_overflow O, void *dst,
-                        const uint16_t *src, size_t n, const int stream)
+                        const uint16_t *src, size_t n, const int stream, const k_philox_keys *ks, uint64_t idx0)
 {
     uint8_t *p = (uint8_t *)dst;
     size_t i = 0;
     const int d4 = D == MF_FP4_E2M1;
+    if (R == MF_ROUND_STOCHASTIC) {
+        hw_w16_sr_loop(S, D, O, p, src, n, stream, ks, idx0);
+        return;
+    }
     if (d4) /* e2m1: 128 elements a step, 64 bytes: one more pack instead of two vpmovwb */
         for (i = 0; i + 128 <= n; i += 128) {
             __m512i w[2];
@@ -237,19 +381,29 @@ MF_V void hw_w16_loop_t(const mf_format S, const mf_format D, const mf_round R, 
     }
 }
 
-/* the conversions hw_w16_loop takes */
+/* the conversions hw_w16_loop takes (sr: not into f16, nor e2m1 from an odd stream index, whose first
+ * element would be the second of a byte) */
 static int hw_w16_ok(mf_format d, mf_format s, const mf_opts *o)
 {
-    return (s == MF_FP16 || s == MF_BF16) && o->round != MF_ROUND_STOCHASTIC && (unsigned)o->round < MF_ROUND_COUNT &&
+    if (o->round == MF_ROUND_STOCHASTIC && (d == MF_FP16 || (d == MF_FP4_E2M1 && (o->sr_offset & 1))))
+        return 0;
+    return (s == MF_FP16 || s == MF_BF16) && (unsigned)o->round < MF_ROUND_COUNT &&
            (d == MF_FP8_E4M3 || d == MF_FP8_E5M2 || d == MF_FP6_E2M3 || d == MF_FP6_E3M2 || d == MF_FP4_E2M1 ||
             d == MF_E8M0 || (s == MF_BF16 && d == MF_FP16));
 }
 
-/* hw_w16_loop_t with its arguments folded, one loop per conversion (hw_w16_ok must hold) */
+/* hw_w16_loop_t with its arguments folded, one loop per conversion (hw_w16_ok must hold); sr: element 0
+ * takes stream index o->sr_offset, a multiple of 16 */
 static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o, int stream)
 {
+    k_philox_keys ks;
+    if (o->round == MF_ROUND_STOCHASTIC)
+        k_philox_keys_init(&ks, o->seed);
 #define HW_W16_M(S, D, R, O)                                                                          \
-    case R: hw_w16_loop_t(S, D, R, O, dst, (const uint16_t *)src, n, stream); return;
+    case R:                                                                                           \
+        if (R != MF_ROUND_STOCHASTIC || D != MF_FP16) /* hw_w16_ok refuses sr into f16 */             \
+            hw_w16_loop_t(S, D, R, O, dst, (const uint16_t *)src, n, stream, &ks, o->sr_offset);      \
+        return;
 #define HW_W16_R(S, D, O)                                                                             \
     switch (o->round) {                                                                               \
         HW_W16_M(S, D, MF_ROUND_NEAREST_EVEN, O)                                                      \
@@ -258,6 +412,7 @@ static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, si
         HW_W16_M(S, D, MF_ROUND_UP, O)                                                                \
         HW_W16_M(S, D, MF_ROUND_DOWN, O)                                                              \
         HW_W16_M(S, D, MF_ROUND_ODD, O)                                                               \
+        HW_W16_M(S, D, MF_ROUND_STOCHASTIC, O)                                                        \
     default: return;                                                                                  \
     }
 #define HW_W16_C(S, D)                                                                                \
