@@ -602,10 +602,13 @@ MF_V void k_philox_chains_start(vu *rb, vu *ctr, uint64_t idx, const int sh)
 {
     int j;
     if ((uint32_t)(idx >> (sh + 2)) <= 0xFFFFFFFFu - K_SR_CHAINS * MF_VL / 4) { /* no low word wraps here or next */
-        rb[0] = *ctr;
-        for (j = 1; j < K_SR_CHAINS; j++)
-            rb[j] = v_add(rb[j - 1], v_philox_step());
-        *ctr = v_add(rb[K_SR_CHAINS - 1], v_philox_step());
+        vu c = *ctr;
+        /* unrolled, so that the steps stay in registers: as a loop GCC made each add wait on the last
+         * one's store */
+#pragma GCC unroll 16
+        for (j = 0; j < K_SR_CHAINS; j++, c = v_add(c, v_philox_step()))
+            rb[j] = c;
+        *ctr = c;
     } else {
         for (j = 0; j < K_SR_CHAINS; j++) /* the index wraps at 2^64 */
             rb[j] = k_philox_counters((idx + ((uint64_t)j * MF_VL << sh)) >> (sh + 2), sh);

@@ -232,27 +232,6 @@ MF_V void hw_w16_sr_step(const mf_format S, const mf_format D, const mf_overflow
     }
 }
 
-/* kernels.h's k_philox_chains with the counters stepped in registers: its loop of rb[j] = rb[j - 1] + step
- * went through memory here, each add waiting on the store before (bf16 -> e2m1 sr 7.2 -> 11.0 G/s in L1) */
-MF_V void hw_w16_chains(__m512i *rb, __m512i *ctr, uint64_t idx, const int sh, const k_philox_keys *ks)
-{
-    int j, r;
-    if ((uint32_t)(idx >> (sh + 2)) <= 0xFFFFFFFFu - K_SR_CHAINS * MF_VL / 4) { /* no low word wraps here or next */
-        __m512i c = *ctr;
-#pragma GCC unroll 16
-        for (j = 0; j < K_SR_CHAINS; j++, c = v_add(c, v_philox_step()))
-            rb[j] = c;
-        *ctr = c;
-    } else {
-        k_philox_chains_start(rb, ctr, idx, sh);
-    }
-    for (r = 0; r < 9; r++) /* round by round across the chains: one chain after another ran 25% slower */
-        for (j = 0; j < K_SR_CHAINS; j++)
-            rb[j] = v_philox_round(rb[j], ks->k[r]);
-    for (j = 0; j < K_SR_CHAINS; j++)
-        rb[j] = v_philox_last(rb[j], ks->k[9]);
-}
-
 /* sr into a one-byte format or e2m1: element i takes stream index idx0 + i, idx0 a Philox block's first
  * (a multiple of 16). K_SR_CHAINS vectors of words a step (kernels.h: one chain alone waits on its
  * multiplications), then one at a time, then the last 1..63 elements masked. */
@@ -266,7 +245,7 @@ MF_V void hw_w16_sr_loop(const mf_format S, const mf_format D, const mf_overflow
     if (getenv("NOCHUNK") == NULL && n >= chunk) {
         __m512i rb[K_SR_CHAINS], cc = k_philox_counters(idx0 >> B, SH);
         for (; i + chunk <= n; i += chunk) {
-            hw_w16_chains(rb, &cc, idx0 + i, SH, ks);
+            k_philox_chains(rb, &cc, idx0 + i, SH, ks);
             for (j = 0; j < K_SR_CHAINS; j += 1 + d4)
                 hw_w16_sr_step(S, D, O, p, src, i + 64 * (size_t)j, rb[j], rb[j + d4], stream);
         }
