@@ -85,6 +85,9 @@ static void fill(mf_format s, uint8_t *buf, size_t n)
             double v = (double)x;
             if (next() & 1) /* bits below binary32 precision, to exercise the f64 two-step path */
                 v = nextafter(v, (next() & 1) ? INFINITY : -INFINITY);
+            if ((next() & 15) == 0) /* beyond binary32's range at either end, and its top binade */
+                v = ldexp((next() & 1 ? -1.0 : 1.0) * (1.0 + (double)(next() % 4096) / 4096),
+                          (next() & 1) ? 120 + (int)(next() % 20) : -170 + (int)(next() % 30));
             memcpy(buf + 8 * i, &v, 8);
             break;
         }

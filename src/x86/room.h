@@ -38,8 +38,8 @@
  *     room_lut_sr, from 8192 elements, all but e8m0 -> f16).
  *   - f64 -> any narrow format: vectors for every mode and without stats, through the exact
  *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md; for sr, see room_vectorizable); f64 ->
- *     f32: vectors for every mode but sr, without stats. Everything else from f64 (f16 and bf16 in
- *     sr among it): portable.
+ *     f32: vectors for every mode but sr, without stats. Everything else from f64 (f16, bf16 and
+ *     e8m0 in sr among it): portable.
  *   - equal formats: portable (a copy).
  *   - the first elements of a stochastic call up to the first stream index that is a multiple of
  *     4 * 32 / mf_sr_width(destination) (so that vectors start on a Philox block's words), and the
@@ -743,8 +743,10 @@ static int room_vectorizable(mf_format d, mf_format s, const mf_opts *o, int cou
     if (s == MF_FP64) {
         /* sr into the formats that take 8 random bits: the f32 step's round to odd keeps every bit down
          * to 2^-8 of the target's last place (at most 3 + 8 of binary32's 24), and truncating there is
-         * all that sr looks at; f16, bf16 (16 random bits) and f32 would need more bits than it keeps */
-        if (count || (o->round == MF_ROUND_STOCHASTIC && mf_sr_width(d) != 8))
+         * all that sr looks at; f16, bf16 (16 random bits) and f32 would need more bits than it keeps.
+         * Not e8m0: its top binade is binary32's, where |x| >= 2^128 (always an overflow) comes out of
+         * the f32 step as binary32's max, which rounds down to e8m0's max when r = 0 */
+        if (count || (o->round == MF_ROUND_STOCHASTIC && (mf_sr_width(d) != 8 || d == MF_E8M0)))
             return 0;
         if (d == MF_FP32)
             return o->round != MF_ROUND_STOCHASTIC;
