@@ -242,7 +242,7 @@ MF_V void hw_w16_sr_loop(const mf_format S, const mf_format D, const mf_overflow
     const size_t chunk = (size_t)K_SR_CHAINS * 64;
     size_t i = 0;
     int j;
-    if (getenv("NOCHUNK") == NULL && n >= chunk) {
+    if (n >= chunk) {
         __m512i rb[K_SR_CHAINS], cc = k_philox_counters(idx0 >> B, SH);
         for (; i + chunk <= n; i += chunk) {
             k_philox_chains(rb, &cc, idx0 + i, SH, ks);
