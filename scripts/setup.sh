@@ -13,7 +13,7 @@ mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # ---- dependencies --------------------------------------------------------------------------------
-need="cmake make gcc g++ pkg-config check libsubunit-dev libmpfr-dev libsleef-dev librsvg2-bin"
+need="cmake make gcc g++ pkg-config check libsubunit-dev libmpfr-dev libsleef-dev libfp16-dev librsvg2-bin"
 missing=""
 for p in $need; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
