@@ -1,5 +1,6 @@
 /* bench/raw_x86.c - the bare instruction loops (unrolled four times), compiled with AVX-512 flags
- * and run only where the CPU has them. */
+ * and run only where the CPU has them; on a CPU with AVX2 and F16C but no AVX-512, the 256-bit loops of
+ * raw_avx2.c stand in (the same instructions, half the width: the hardware's own rate there). */
 #include <immintrin.h>
 
 #include "baselines.h"
@@ -11,8 +12,12 @@ int raw_cvtps2ph(void *dst, const void *src, size_t n)
     const float *s = (const float *)src;
     uint16_t *d = (uint16_t *)dst;
     size_t i;
-    if (!has_avx512())
-        return 0;
+    if (!has_avx512()) {
+        if (!raw_avx2_ok())
+            return 0;
+        raw_avx2_cvtps2ph(d, s, n);
+        return 1;
+    }
     for (i = 0; i + 64 <= n; i += 64) {
         __m256i a = _mm512_cvtps_ph(_mm512_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         __m256i b = _mm512_cvtps_ph(_mm512_loadu_ps(s + i + 16), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -31,8 +36,12 @@ int raw_cvtph2ps(void *dst, const void *src, size_t n)
     const uint16_t *s = (const uint16_t *)src;
     float *d = (float *)dst;
     size_t i;
-    if (!has_avx512())
-        return 0;
+    if (!has_avx512()) {
+        if (!raw_avx2_ok())
+            return 0;
+        raw_avx2_cvtph2ps(d, s, n);
+        return 1;
+    }
     for (i = 0; i + 64 <= n; i += 64) {
         __m512 a = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(s + i)));
         __m512 b = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(s + i + 16)));
@@ -74,8 +83,12 @@ int raw_bf16_shift(void *dst, const void *src, size_t n)
     const uint16_t *s = (const uint16_t *)src;
     uint32_t *d = (uint32_t *)dst;
     size_t i;
-    if (!has_avx512())
-        return 0;
+    if (!has_avx512()) {
+        if (!raw_avx2_ok())
+            return 0;
+        raw_avx2_bf16_shift(d, s, n);
+        return 1;
+    }
     for (i = 0; i + 64 <= n; i += 64) {
         size_t k;
         for (k = 0; k < 64; k += 16)
