@@ -628,6 +628,50 @@ START_TEST(test_rooms_byte_tables)
 }
 END_TEST
 
+/* Every code of the fp8, fp6, fp4 and e8m0 sources decoded into binary32 and binary64 (the rooms decode
+ * these with their own instructions: tables, or F16C's vcvtph2ps in the AVX2 room), both policies, with
+ * and without stats, lengths that leave tails of 8 and fewer (odd for e2m1), misaligned source and output. */
+START_TEST(test_rooms_every_byte_decoded)
+{
+    static const mf_format wide[] = {MF_FP32, MF_FP64};
+    static const size_t lens[] = {512, 512 + 8, 512 + 13, 1024 + 5};
+    enum { N = 1024 + 5 };
+    static uint8_t in[N + 8], a[8 * N + 2 * GUARD], b[8 * N + 2 * GUARD];
+    size_t ri, si, wi, li;
+    int o, c;
+    uint64_t cases = 0;
+    const mf__room *room;
+    every_byte(in, sizeof in);
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++)
+            for (wi = 0; wi < 2; wi++)
+                for (o = 0; o < MF_OVERFLOW_COUNT; o++)
+                    for (c = 0; c < 2; c++)
+                        for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+                            mf_stats sw = {0, 0, 0, 0, 0}, sg = {0, 0, 0, 0, 0};
+                            const size_t n = lens[li], soff = li, doff = GUARD + 4 * li + 1;
+                            mf_opts opt = {MF_ROUND_NEAREST_EVEN, (mf_overflow)o, 7, 0, c ? &sw : NULL, 0};
+                            cases++;
+                            memset(a, 0x5C, sizeof a);
+                            memset(b, 0x5C, sizeof b);
+                            mf__room_portable.convert(wide[wi], a + doff, srcs[si], in + soff, n, &opt, opt.stats);
+                            opt.stats = c ? &sg : NULL;
+                            room->convert(wide[wi], b + doff, srcs[si], in + soff, n, &opt, opt.stats);
+                            MF_EXPECT(memcmp(a, b, sizeof a) == 0, "%s: %s -> %s %s, n %zu: output differs",
+                                      room->name, mf_format_name(srcs[si]), mf_format_name(wide[wi]),
+                                      mf_overflow_name(opt.overflow), n);
+                            MF_EXPECT(sw.overflow == sg.overflow && sw.nan == sg.nan && sw.subnormal == sg.subnormal &&
+                                          sw.inexact == sg.inexact && sw.underflow == sg.underflow,
+                                      "%s: %s -> %s %s: stats differ", room->name, mf_format_name(srcs[si]),
+                                      mf_format_name(wide[wi]), mf_overflow_name(opt.overflow));
+                        }
+    }
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 6 * 2 * MF_OVERFLOW_COUNT * 2 * 4);
+}
+END_TEST
+
 /* The same sources in sr, which the rooms with byte lookups take through tables from 8192 elements
  * (room_lut_sr: a lookup alone where no code is rounded, else a choice between two tables by each
  * element's Philox byte): every pair, both policies, lengths that leave tails, misaligned source and
@@ -774,6 +818,7 @@ int main(void)
     tcase_add_test(tc, test_rooms_sr_streaming);
     tcase_add_test(tc, test_rooms_byte_tables);
     tcase_add_test(tc, test_rooms_byte_tables_sr);
+    tcase_add_test(tc, test_rooms_every_byte_decoded);
     tcase_add_test(tc, test_rooms_sr_sweep);
 #if HAVE_MXCSR
     tcase_add_test(tc, test_rooms_ignore_mxcsr);

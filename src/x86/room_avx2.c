@@ -99,6 +99,7 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
     _mm256_stream_pd(out + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
 }
 
+#include "room_avx2_decode.h"
 #include "room_avx2_lut.h"
 
 #define ROOM_SYM avx2

@@ -1,0 +1,101 @@
+/* src/x86/room_avx2_decode.h - the AVX2 room's decoder for fp8, fp6 and fp4 sources (ROOM_HW_DECODE), by
+ * F16C's vcvtph2ps.
+ *
+ * A code's magnitude bits, moved up to the top of an f16's exponent and mantissa fields (mag << (10 -
+ * man)), are an f16 whose value is the code's times 2^(bias - 15): its normals have the code's exponent
+ * field and mantissa, and its subnormals read as the code's subnormals alike, scaled the same. vcvtph2ps
+ * widens that exactly (f16 subnormals become binary32 normals, so no subnormal ever meets the
+ * arithmetic) and a multiplication by 2^(15 - bias) restores the scale, exactly. The sign goes in the
+ * f16's sign bit. e4m3's NaN becomes the f16 NaN with the same mantissa, which vcvtph2ps and the
+ * multiplication carry through with its payload, quiet, as k_decode gives it; e5m2 is an f16's top byte
+ * (bias 15: no multiplication), its infinities and NaNs included. */
+#ifndef MF_X86_ROOM_AVX2_DECODE_H
+#define MF_X86_ROOM_AVX2_DECODE_H
+
+MF_V int hw_decode_ok(const mf_format S)
+{
+    return S == MF_FP4_E2M1 || S == MF_FP6_E2M3 || S == MF_FP6_E3M2 || S == MF_FP8_E4M3 || S == MF_FP8_E5M2;
+}
+
+static void hw_decode_prepare(void) {}
+
+/* 16 codes of S, one per 16-bit lane (bits above the code ignored) -> f16 bits of value * 2^(bias - 15) */
+MF_V __m256i hw_dec_h(__m256i c, const mf_format S)
+{
+    const mf__fmt f = mf__fmt_get(S);
+    const short magmask = (short)mf__fmt_mag_mask(f);
+    const __m256i mag = _mm256_and_si256(c, _mm256_set1_epi16(magmask));
+    __m256i h = _mm256_or_si256(_mm256_slli_epi16(mag, 10 - f.man),
+                                _mm256_and_si256(_mm256_slli_epi16(c, 16 - f.bits), _mm256_set1_epi16((short)0x8000)));
+    if (f.kind == MF__KIND_FN) /* the NaN code: the f16 exponent field's top bit, the rest is already ones */
+        h = _mm256_or_si256(h, _mm256_and_si256(_mm256_cmpeq_epi16(mag, _mm256_set1_epi16(magmask)),
+                                                _mm256_set1_epi16(1 << 14)));
+    return h;
+}
+
+/* 8 f16 codes of the scaled values -> the codes' binary32 bits at out */
+MF_V void hw_dec_store(uint32_t *out, __m128i h, const mf_format S)
+{
+    const int bias = mf__fmt_get(S).bias;
+    __m256 x = _mm256_cvtph_ps(h);
+    if (bias != 15)
+        x = _mm256_mul_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32((127 + 15 - bias) << 23)));
+    _mm256_storeu_ps((float *)out, x);
+}
+
+/* 16 codes from src (packed two a byte for e2m1), one per 16-bit lane */
+MF_V __m256i hw_dec_load16(const uint8_t *src, const mf_format S)
+{
+    if (S == MF_FP4_E2M1) { /* element 2i in bits 0..3 of byte i */
+        const __m128i b = _mm_loadl_epi64((const __m128i *)src);
+        const __m128i lo = _mm_and_si128(b, _mm_set1_epi8(0x0F));
+        const __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), _mm_set1_epi8(0x0F));
+        return _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(lo, hi));
+    }
+    return _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)src));
+}
+
+/* the same for 8 codes (the low 8 lanes) */
+MF_V __m256i hw_dec_load8(const uint8_t *src, const mf_format S)
+{
+    if (S == MF_FP4_E2M1) {
+        int32_t w;
+        __builtin_memcpy(&w, src, 4);
+        {
+            const __m128i b = _mm_cvtsi32_si128(w);
+            const __m128i lo = _mm_and_si128(b, _mm_set1_epi8(0x0F));
+            const __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), _mm_set1_epi8(0x0F));
+            return _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(lo, hi));
+        }
+    }
+    return _mm256_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)src));
+}
+
+/* Decode n (a multiple of 8) codes of S at src into binary32 bits at out, 16 a step */
+MF_V void hw_decode_t(const mf_format S, uint32_t *out, const uint8_t *src, size_t n)
+{
+    const size_t per16 = S == MF_FP4_E2M1 ? 8 : 16; /* source bytes of 16 codes */
+    size_t i;
+    for (i = 0; i + 16 <= n; i += 16) {
+        const __m256i h = hw_dec_h(hw_dec_load16(src + i / 16 * per16, S), S);
+        hw_dec_store(out + i, _mm256_castsi256_si128(h), S);
+        hw_dec_store(out + i + 8, _mm256_extracti128_si256(h, 1), S);
+    }
+    if (i < n)
+        hw_dec_store(out + i, _mm256_castsi256_si128(hw_dec_h(hw_dec_load8(src + i / 16 * per16, S), S)), S);
+}
+
+MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)src;
+    switch (S) {
+    case MF_FP8_E4M3: hw_decode_t(MF_FP8_E4M3, out, b, n); break;
+    case MF_FP8_E5M2: hw_decode_t(MF_FP8_E5M2, out, b, n); break;
+    case MF_FP6_E2M3: hw_decode_t(MF_FP6_E2M3, out, b, n); break;
+    case MF_FP6_E3M2: hw_decode_t(MF_FP6_E3M2, out, b, n); break;
+    default: hw_decode_t(MF_FP4_E2M1, out, b, n); break;
+    }
+}
+#define ROOM_HW_DECODE 1
+
+#endif /* MF_X86_ROOM_AVX2_DECODE_H */
