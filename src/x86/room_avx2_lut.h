@@ -6,7 +6,7 @@
  * chunk, x - 16g is in 0..127 and the term is D[g][j]; above it, x - 16g is negative and the term is 0;
  * the XORs of the D[g] telescope to x's own chunk. Eight vpshufb, seven subtractions and seven XORs for
  * 32 codes. A 256-entry table takes the lookup of both halves and a blend on the index's top bit, unless
- * its top half is the bottom half XOR one constant k (every fp8 -> fp8 table: the sign), which then costs
+ * its top half is the bottom half XOR one constant k (signed results of signed sources: the sign), which costs
  * one compare, AND and XOR (hw_tab8_make finds out which).
  */
 #ifndef MF_X86_ROOM_AVX2_LUT_H
@@ -33,24 +33,35 @@ static void hw_tab8_make(hw_tab8 *t, const uint8_t *tab)
     }
 }
 
-/* entries m (0..127) of the half whose chunks are d */
-MF_V __m256i hw_lut128(const __m256i *d, __m256i m)
+/* x's entries in table a and (two) in table b, the index arithmetic shared; chunk by chunk, so that
+ * few registers stay live (a loop of whole-table lookups spilled its index vectors) */
+MF_V void hw_lut256(__m256i x, const hw_tab8 *a, const hw_tab8 *b, const int two, const int sym, __m256i *ra,
+                    __m256i *rb)
 {
-    __m256i r = _mm256_shuffle_epi8(d[0], m);
+    __m256i m = _mm256_and_si256(x, _mm256_set1_epi8(0x7F));
+    __m256i la = _mm256_shuffle_epi8(a->d[0], m), lb = two ? _mm256_shuffle_epi8(b->d[0], m) : la;
+    __m256i ha = sym ? la : _mm256_shuffle_epi8(a->d[8], m), hb = two && !sym ? _mm256_shuffle_epi8(b->d[8], m) : la;
     int g;
     for (g = 1; g < 8; g++) {
         m = _mm256_sub_epi8(m, _mm256_set1_epi8(16));
-        r = _mm256_xor_si256(r, _mm256_shuffle_epi8(d[g], m));
+        la = _mm256_xor_si256(la, _mm256_shuffle_epi8(a->d[g], m));
+        if (two)
+            lb = _mm256_xor_si256(lb, _mm256_shuffle_epi8(b->d[g], m));
+        if (!sym)
+            ha = _mm256_xor_si256(ha, _mm256_shuffle_epi8(a->d[8 + g], m));
+        if (two && !sym)
+            hb = _mm256_xor_si256(hb, _mm256_shuffle_epi8(b->d[8 + g], m));
     }
-    return r;
-}
-
-MF_V __m256i hw_lut256(__m256i x, const hw_tab8 *t, const int sym)
-{
-    const __m256i m = _mm256_and_si256(x, _mm256_set1_epi8(0x7F));
-    if (sym)
-        return _mm256_xor_si256(hw_lut128(t->d, m), _mm256_and_si256(t->k, _mm256_cmpgt_epi8(_mm256_setzero_si256(), x)));
-    return _mm256_blendv_epi8(hw_lut128(t->d, m), hw_lut128(t->d + 8, m), x);
+    if (sym) {
+        const __m256i neg = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
+        *ra = _mm256_xor_si256(la, _mm256_and_si256(a->k, neg));
+        if (two)
+            *rb = _mm256_xor_si256(lb, _mm256_and_si256(b->k, neg));
+    } else {
+        *ra = _mm256_blendv_epi8(la, ha, x);
+        if (two)
+            *rb = _mm256_blendv_epi8(lb, hb, x);
+    }
 }
 
 /* 32 bytes of packed e2m1 codes -> their 64 entries of a 16-entry table t (in both lanes), in element
@@ -86,15 +97,18 @@ MF_V void hw_lut_store8(uint8_t *dst, size_t b, __m256i r0, __m256i r1, const in
     }
 }
 
-/* block b's 64 table results (one byte each) in element order */
-MF_V void hw_lut_block(const uint8_t *src, size_t b, const hw_tab8 *t, const int s4, const int sym, __m256i *r0,
-                       __m256i *r1)
+/* block b's 64 results (one byte each, element order) in table a (a0: elements 0..31) and (two) b */
+MF_V void hw_lut_block(const uint8_t *src, size_t b, const hw_tab8 *a, const hw_tab8 *bt, const int two, const int s4,
+                       const int sym, __m256i *a0, __m256i *a1, __m256i *b0, __m256i *b1)
 {
     if (s4) {
-        hw_lut_e2m1(_mm256_loadu_si256((const __m256i *)(src + 32 * b)), t->d[0], r0, r1);
+        const __m256i w = _mm256_loadu_si256((const __m256i *)(src + 32 * b));
+        hw_lut_e2m1(w, a->d[0], a0, a1);
+        if (two)
+            hw_lut_e2m1(w, bt->d[0], b0, b1);
     } else {
-        *r0 = hw_lut256(_mm256_loadu_si256((const __m256i *)(src + 64 * b)), t, sym);
-        *r1 = hw_lut256(_mm256_loadu_si256((const __m256i *)(src + 64 * b + 32)), t, sym);
+        hw_lut256(_mm256_loadu_si256((const __m256i *)(src + 64 * b)), a, bt, two, sym, a0, b0);
+        hw_lut256(_mm256_loadu_si256((const __m256i *)(src + 64 * b + 32)), a, bt, two, sym, a1, b1);
     }
 }
 
@@ -106,7 +120,7 @@ MF_V void hw_lut8_t(uint8_t *dst, const uint8_t *src, size_t nblk, const hw_tab8
     size_t b;
     for (b = 0; b < nblk; b++) {
         __m256i r0, r1;
-        hw_lut_block(src, b, t, s4, sym, &r0, &r1);
+        hw_lut_block(src, b, t, t, 0, s4, sym, &r0, &r1, &r0, &r1);
         hw_lut_store8(dst, b, r0, r1, d4, stream);
     }
 }
@@ -138,8 +152,7 @@ MF_V void hw_lut16_t(uint16_t *dst, const uint8_t *src, size_t nblk, const hw_ta
     size_t b;
     for (b = 0; b < nblk; b++) {
         __m256i l0, l1, h0, h1, a, c;
-        hw_lut_block(src, b, lt, s4, sym, &l0, &l1);
-        hw_lut_block(src, b, ht, s4, sym, &h0, &h1);
+        hw_lut_block(src, b, lt, ht, 1, s4, sym, &l0, &l1, &h0, &h1);
         a = _mm256_unpacklo_epi8(l0, h0); /* elements 0..7 | 16..23 */
         c = _mm256_unpackhi_epi8(l0, h0); /* 8..15 | 24..31 */
         hw_store32(dst + 64 * b, _mm256_permute2x128_si256(a, c, 0x20), stream);
@@ -193,8 +206,7 @@ MF_V void hw_lut_sr_one(uint8_t *dst, const uint8_t *src, size_t b, const hw_tab
 {
     const __m256i top = _mm256_set1_epi8((char)0x80);
     __m256i l0, l1, t0, t1;
-    hw_lut_block(src, b, lt, s4, sym, &l0, &l1);
-    hw_lut_block(src, b, tt, s4, sym, &t0, &t1);
+    hw_lut_block(src, b, lt, tt, 1, s4, sym, &l0, &l1, &t0, &t1);
     l0 = _mm256_sub_epi8(l0, _mm256_cmpgt_epi8(_mm256_xor_si256(w0, top), t0));
     l1 = _mm256_sub_epi8(l1, _mm256_cmpgt_epi8(_mm256_xor_si256(w1, top), t1));
     hw_lut_store8(dst, b, l0, l1, d4, stream);
