@@ -7,14 +7,16 @@
  * the XORs of the D[g] telescope to x's own chunk. Eight vpshufb, seven subtractions and seven XORs for
  * 32 codes. A 256-entry table takes the lookup of both halves and a blend on the index's top bit, unless
  * its top half is the bottom half XOR one constant k (signed results of signed sources: the sign), which costs
- * one compare, AND and XOR (hw_tab8_make finds out which).
+ * one compare, AND and XOR, and one more lookup for the last chunk, where NaN codes need not mirror
+ * (hw_tab8_make finds out which).
  */
 #ifndef MF_X86_ROOM_AVX2_LUT_H
 #define MF_X86_ROOM_AVX2_LUT_H
 
 typedef struct hw_tab8 {
     __m256i d[16]; /* the telescoped chunks of each half, in both 128-bit lanes */
-    __m256i k;     /* sym: entry x ^ 0x80 is entry x ^ k */
+    __m256i k;     /* sym: entry x ^ 0x80 is entry x ^ k, but in the last chunk, where it is */
+    __m256i fix;   /* entry 0x70 + j ^ k ^ fix[j] */
     int sym;
 } hw_tab8;
 
@@ -23,9 +25,12 @@ static void hw_tab8_make(hw_tab8 *t, const uint8_t *tab)
     uint8_t k = (uint8_t)(tab[0] ^ tab[128]), c[16];
     int g, j;
     t->sym = 1;
-    for (j = 0; j < 128; j++)
+    for (j = 0; j < 112; j++)
         t->sym &= (uint8_t)(tab[j] ^ tab[j + 128]) == k;
     t->k = _mm256_set1_epi8((char)k);
+    for (j = 0; j < 16; j++) /* NaN codes, whose results need not mirror the sign */
+        c[j] = (uint8_t)(tab[0xF0 + j] ^ tab[0x70 + j] ^ k);
+    t->fix = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)c));
     for (g = 0; g < 16; g++) {
         for (j = 0; j < 16; j++)
             c[j] = (uint8_t)(tab[16 * g + j] ^ (g & 7 ? tab[16 * g - 16 + j] : 0));
@@ -52,11 +57,11 @@ MF_V void hw_lut256(__m256i x, const hw_tab8 *a, const hw_tab8 *b, const int two
         if (two && !sym)
             hb = _mm256_xor_si256(hb, _mm256_shuffle_epi8(b->d[8 + g], m));
     }
-    if (sym) {
+    if (sym) { /* m is now x's index in the last chunk, or negative (fix's lookup 0) */
         const __m256i neg = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
-        *ra = _mm256_xor_si256(la, _mm256_and_si256(a->k, neg));
+        *ra = _mm256_xor_si256(la, _mm256_and_si256(_mm256_xor_si256(a->k, _mm256_shuffle_epi8(a->fix, m)), neg));
         if (two)
-            *rb = _mm256_xor_si256(lb, _mm256_and_si256(b->k, neg));
+            *rb = _mm256_xor_si256(lb, _mm256_and_si256(_mm256_xor_si256(b->k, _mm256_shuffle_epi8(b->fix, m)), neg));
     } else {
         *ra = _mm256_blendv_epi8(la, ha, x);
         if (two)
