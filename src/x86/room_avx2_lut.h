@@ -15,8 +15,8 @@
 
 typedef struct hw_tab8 {
     __m256i d[16]; /* the telescoped chunks of each half, in both 128-bit lanes */
-    __m256i k;     /* sym: entry x ^ 0x80 is entry x ^ k, but in the last chunk, where it is */
-    __m256i fix;   /* entry 0x70 + j ^ k ^ fix[j] */
+    __m256i k;     /* sym: entry x + 128 is entry x ^ k, for x below 0x70 */
+    __m256i fix;   /* entry 0xF0 + j is entry 0x70 + j ^ k ^ fix[j] */
     int sym;
 } hw_tab8;
 
