@@ -1,11 +1,17 @@
 /* bench/raw_avx2.c - the bare instruction loops for CPUs with AVX2 and F16C but no AVX-512 (unrolled
  * four times, 256-bit), compiled with AVX2 flags only so that no EVEX instruction can slip in; raw_x86.c
  * calls them where the CPU lacks AVX-512. */
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include "baselines.h"
 
-int raw_avx2_ok(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"); }
+/* F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports does not know "f16c" */
+int raw_avx2_ok(void)
+{
+    unsigned a, b, c, d;
+    return __builtin_cpu_supports("avx2") && __get_cpuid(1, &a, &b, &c, &d) && (c >> 29 & 1u);
+}
 
 void raw_avx2_cvtps2ph(uint16_t *d, const float *s, size_t n)
 {
