@@ -153,6 +153,13 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
     return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));
 }
 
+/* Saturation, or the IEEE policy of a format where it gives the same bytes: FP6/FP4 have no inf and no
+ * NaN, so there every overflow, inf and NaN goes to max either way (docs/formats.md) */
+MF_V int k_sat_like(const mf_format fmt, const mf_overflow o)
+{
+    return o == MF_OVERFLOW_SATURATE || mf__fmt_get(fmt).kind == MF__KIND_NONE;
+}
+
 #ifdef V_HAS_TABLE32
 /* ---- binary32 -> a narrow format, rn, no statistics: k_round_rn_fast with a table ------------------
  * |x| can first be clamped to max itself (rounding is monotonic and max is on the grid, so
@@ -174,13 +181,6 @@ typedef struct k_rn_tab {
     vu maxup;              /* the binary32 value just above max (bits) */
     vu maxnext;            /* the grid point above max, exponent unbounded (bits) */
 } k_rn_tab;
-
-/* Saturation, or the IEEE policy of a format where it gives the same bytes: FP6/FP4 have no inf and no
- * NaN, so there every overflow, inf and NaN goes to max either way (docs/formats.md) */
-MF_V int k_sat_like(const mf_format fmt, const mf_overflow o)
-{
-    return o == MF_OVERFLOW_SATURATE || mf__fmt_get(fmt).kind == MF__KIND_NONE;
-}
 
 /* The table entries a format uses: binary32 exponents emin .. emax of the target (k_rn_tab_ok) */
 MF_V int k_tab_entries(const mf_format fmt)

@@ -24,15 +24,18 @@
  *                                the same in sr: lo[x] + 1 where the element's Philox byte exceeds thr[x]
  *                                (with ROOM_HW_LUT; room_lut_sr)
  *   ROOM_HW_W16, hw_w16_ok(d, s, o), hw_w16_loop(d, dst, s, src, n, o, stream)
- *                                f16 or bf16 -> fp8/fp6/fp4/e8m0 in every mode, and bf16 -> f16 in every
- *                                mode but sr, integer operations on 16-bit lanes (optional; room_w16)
+ *                                f16 or bf16 -> narrow formats by integer operations on 16-bit lanes, the
+ *                                conversions hw_w16_ok takes (optional; room_w16): AVX-512, fp8/fp6/fp4/e8m0
+ *                                in every mode and bf16 -> f16 in every mode but sr; AVX2, fp8/fp6/fp4 in
+ *                                every mode but sr
  *
  * What runs as vectors, and what falls back to the portable room (which always gives the same
  * bits; a fallback only costs speed):
  *   - any source but f64 -> any other format: vectors, every mode, both policies, with or without
  *     stats. Sources other than f32 are first decoded (exactly) into a block of binary32, but for
  *     f16 and bf16 -> fp8/fp6/fp4/e8m0 (every mode) and bf16 -> f16 (every mode but sr) without stats in
- *     the rooms with hw_w16_loop (16-bit lanes, no widening; bf16 -> f16 rn and rz only when streaming),
+ *     the AVX-512 rooms, and f16 and bf16 -> fp8/fp6/fp4 (every mode but sr) without stats in the AVX2
+ *     room, by hw_w16_loop (16-bit lanes, no widening; bf16 -> f16 rn and rz only when streaming),
  *     f16 <-> bf16 by the hardware conversions without stats, widened in registers, and for fp8, fp6,
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut; in sr
  *     room_lut_sr, from 8192 elements, all but e8m0 -> f16).

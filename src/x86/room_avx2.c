@@ -101,6 +101,7 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
 
 #include "room_avx2_decode.h"
 #include "room_avx2_lut.h"
+#include "room_avx2_w16.h"
 
 #define ROOM_SYM avx2
 #include "room.h"
