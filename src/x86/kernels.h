@@ -153,6 +153,69 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
     return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));
 }
 
+#ifndef V_HAS_RC_IN_INSN
+/* ---- binary32 -> a narrow format, rz, rna, ru, rd or ro, no statistics: k_round_rn_fast's addition
+ * under MXCSR in another rounding mode (for rooms whose instructions cannot name it; the room sets
+ * MXCSR's rounding control to k_round_dir_csr(r) around the kernel) ------------------------------------
+ * |x| + M truncated (rz) keeps the grid point at or below |x|: rz. ro sets that code's last bit where
+ * the sum was inexact, that is where sum - M != |x| (the subtraction is exact: the sum is within a
+ * factor of two of M). rna truncates |x| + half the last place first, as k_round_dir_tab does (no grid
+ * point lies between that and its truncation; the half place is that of |x|'s binade, and where the sum
+ * reaches the next binade, that binade's first point is on the finer grid too). ru and rd add M with
+ * x's sign to x itself under MXCSR ru (rd): away from zero on one side, toward zero on the other, and
+ * the code is the sum's low mantissa bits whatever its sign. The clamp to 2^(emax+1) is exact in every
+ * mode: from there on every mode's code is above max, which saturates to max or overflows where the
+ * mode rounds away from zero; the infinities are told apart on |x| before the clamp. */
+MF_V unsigned k_round_dir_csr(const mf_round r)
+{
+    return r == MF_ROUND_UP ? 0x4000u : r == MF_ROUND_DOWN ? 0x2000u : 0x6000u;
+}
+
+MF_V vu k_round_dir_fast(vu u, const mf_format fmt, const mf_round r, const mf_overflow o)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    const int man = f.man;
+    const int emax = (1 << (f.bits - 1 - f.man)) - 1 - f.bias;
+    const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127);
+    const uint32_t maxc = (uint32_t)mf__fmt_max_code(f);
+    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu)), sign = v_and(u, v_set1(K_H));
+    const vu a = v_min_u(a0, v_set1((uint32_t)(emax + 1 + 127) << 23));
+    const vu m = v_max_u(v_srli(a, 23), v_set1(emin_b));
+    vu mul = v_set1((1u << 23) + (1u << man)), big, sum, code, res;
+    vm isnan = v_gt_u(a0, v_set1(0x7F800000u)), ovf;
+    __asm__("" : "+x"(mul)); /* one vpmulld, as in k_round_rn_fast */
+    big = v_add(v_mullo(m, mul), v_set1(((uint32_t)(23 - man) << 23) - (emin_b << man)));
+    switch (r) {
+    case MF_ROUND_UP:
+    case MF_ROUND_DOWN: sum = v_fadd(v_or(a, sign), v_or(big, sign)); break;
+    case MF_ROUND_NEAREST_AWAY: sum = v_fadd(v_fadd(a, v_slli(v_sub(m, v_set1((uint32_t)man + 1)), 23)), big); break;
+    default: sum = v_fadd(a, big); break;
+    }
+    code = v_and(sum, v_set1(0x7FFFFFu));
+    if (r == MF_ROUND_ODD)
+        code = v_or_m1(v_ne(v_fsub(sum, big), a), code);
+    ovf = v_gt_u(code, v_set1(maxc));
+    res = v_min_u(code, v_set1(maxc));
+    if (o == MF_OVERFLOW_IEEE && f.kind != MF__KIND_NONE) {
+        const vm isinf = v_eq(a0, v_set1(0x7F800000u)), neg = v_nonzero(sign);
+        vm to_inf;
+        switch (r) {
+        case MF_ROUND_TOWARD_ZERO:
+        case MF_ROUND_ODD: to_inf = isinf; break;
+        case MF_ROUND_UP: to_inf = m_or(isinf, m_andnot(neg, ovf)); break;
+        case MF_ROUND_DOWN: to_inf = m_or(isinf, m_and(neg, ovf)); break;
+        default: to_inf = ovf; break; /* rna: the clamped infinities overflow too */
+        }
+        if (f.kind == MF__KIND_IEEE)
+            res = v_blend(to_inf, res, v_set1((uint32_t)mf__fmt_inf_code(f)));
+        else
+            isnan = m_or(isnan, to_inf);
+    }
+    res = v_or_and(res, v_srli(u, 32 - f.bits), v_set1(1u << (f.bits - 1))); /* the sign */
+    return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));
+}
+#endif
+
 /* Saturation, or the IEEE policy of a format where it gives the same bytes: FP6/FP4 have no inf and no
  * NaN, so there every overflow, inf and NaN goes to max either way (docs/formats.md) */
 MF_V int k_sat_like(const mf_format fmt, const mf_overflow o)

@@ -378,6 +378,42 @@ MF_V void room_sr_words(const mf_format D, const mf_round R, const mf_overflow O
     }
 }
 
+/* The rooms without rounding in the instruction take f32 -> fp8/fp6/fp4 in rz, rna, ru, rd and ro by
+ * k_round_dir_fast, with MXCSR's rounding set by room_blocked (room_kernel_csr); the others have tables. */
+MF_V int room_dir_fast(const mf_format D, const mf_round R, const int C)
+{
+#ifndef V_HAS_RC_IN_INSN
+    return !C && R != MF_ROUND_NEAREST_EVEN && R != MF_ROUND_STOCHASTIC && (unsigned)R < MF_ROUND_COUNT &&
+           k_fast_rn_ok(D) && D != MF_FP16;
+#else
+    (void)D, (void)R, (void)C;
+    return 0;
+#endif
+}
+
+/* MXCSR's rounding control for the kernel of (D, R): rn but for room_dir_fast */
+MF_V unsigned room_kernel_csr(const mf_format D, const mf_round R, const int C)
+{
+#ifndef V_HAS_RC_IN_INSN
+    if (room_dir_fast(D, R, C))
+        return k_round_dir_csr(R);
+#endif
+    (void)D, (void)R, (void)C;
+    return 0;
+}
+
+/* k_round_rn_fast or k_round_dir_fast */
+MF_V vu room_fast_code(vu u, const mf_format D, const mf_round R, const mf_overflow O)
+{
+#ifndef V_HAS_RC_IN_INSN
+    if (R != MF_ROUND_NEAREST_EVEN)
+        return k_round_dir_fast(u, D, R, O);
+#else
+    (void)R;
+#endif
+    return k_round_rn_fast(u, D, O);
+}
+
 /* ---- one block: binary32 bits -> destination format ---------------------------------------------- */
 MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, size_t n, const mf_round R,
                           const mf_overflow O, const int C, const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
@@ -409,20 +445,20 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
             v_store_u8((uint8_t *)dst + i, k_round_e8m0_fast(v_load_u32(src + i), R, O));
         return;
     }
-    if (R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D) && D != MF_FP16) {
+    if (((R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D)) || room_dir_fast(D, R, C)) && D != MF_FP16) {
         /* one-byte and e2m1 codes: four vectors a step, stored with one pack */
         for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-            vu c0 = k_round_rn_fast(v_load_u32(src + i), D, O);
-            vu c1 = k_round_rn_fast(v_load_u32(src + i + MF_VL), D, O);
-            vu c2 = k_round_rn_fast(v_load_u32(src + i + 2 * MF_VL), D, O);
-            vu c3 = k_round_rn_fast(v_load_u32(src + i + 3 * MF_VL), D, O);
+            vu c0 = room_fast_code(v_load_u32(src + i), D, R, O);
+            vu c1 = room_fast_code(v_load_u32(src + i + MF_VL), D, R, O);
+            vu c2 = room_fast_code(v_load_u32(src + i + 2 * MF_VL), D, R, O);
+            vu c3 = room_fast_code(v_load_u32(src + i + 3 * MF_VL), D, R, O);
             if (D == MF_FP4_E2M1)
                 v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
             else
                 v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
         }
         for (; i < n; i += MF_VL) {
-            vu c = k_round_rn_fast(v_load_u32(src + i), D, O);
+            vu c = room_fast_code(v_load_u32(src + i), D, R, O);
             if (D == MF_FP4_E2M1)
                 v_store_u4((uint8_t *)dst + i / 2, c);
             else
@@ -772,7 +808,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
     /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd and for rna
      * (hw_f64_to_f32 adds the half place first) */
     static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0x6000u, 0x6000u, 0x4000u, 0x2000u, 0x6000u, 0};
-    unsigned csr, csr_f64;
+    unsigned csr, csr_f64, csr_k;
     int csr_set, csr_once;
 
     if (!room_vectorizable(d, s, o, count)) {
@@ -808,10 +844,11 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
     bsize = s != MF_FP64 || o->round == MF_ROUND_STOCHASTIC ? ROOM_BLOCK : stream ? ROOM_BLOCK / 4 : ROOM_BLOCK / 2;
     room_portable(d, dst, s, src, 0, head, o, &ct, count);
 
-    /* no FTZ, no DAZ, round to nearest, exceptions masked: written only if the caller's differs
-     * (ldmxcsr costs as much as a few hundred conversions) */
+    /* no FTZ, no DAZ, round to nearest (or the kernel's mode: csr_k), exceptions masked: written only if
+     * the caller's differs (ldmxcsr costs as much as a few hundred conversions) */
     csr = _mm_getcsr(); /* read once: stmxcsr is slow to read back (about 5 ns a call here) */
-    csr_set = (csr & 0xFFC0u) != 0x1F80u;
+    csr_k = 0x1F80u | room_kernel_csr(d, o->round, count);
+    csr_set = (csr & 0xFFC0u) != csr_k;
     /* from f64, vcvtpd2ps rounds by MXCSR (below): where nothing else in a block does (into f32, or
      * where the rooms' kernels name their rounding in the instruction), the call writes it once
      * (writing it twice a block cost about 20% on DRAM: f64 -> e4m3 rn 3.43 -> 4.08 G/s) */
@@ -825,7 +862,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         _mm_setcsr(csr_f64);
         csr_set = 1;
     } else if (csr_set)
-        _mm_setcsr((csr & ~0xE040u) | 0x1F80u);
+        _mm_setcsr((csr & ~0xE040u) | csr_k);
     for (blk = head; blk < end; blk += m) {
         size_t i, dbytes = d == MF_FP4_E2M1 ? 0 : (size_t)((mf__fmt_get(d).bits + 7) / 8);
         const uint32_t *b32;
@@ -872,7 +909,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
                 }
             }
             if (!csr_once)
-                _mm_setcsr((csr & ~0xE040u) | 0x1F80u); /* restored below */
+                _mm_setcsr((csr & ~0xE040u) | csr_k); /* restored below */
             if (d == MF_FP32) {
                 if (o->overflow == MF_OVERFLOW_SATURATE) /* IEEE results: clamp infinities of finite inputs */
                     room_saturate_f32(out, m);
