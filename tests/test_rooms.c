@@ -754,6 +754,7 @@ START_TEST(test_rooms_ignore_mxcsr)
         csr | 0x8040u | 0x6000u,         /* FTZ, DAZ, toward zero */
         (csr & ~0x1F80u) | 0x8040u,      /* every exception unmasked, FTZ, DAZ */
         (csr & ~0x7F80u) | 0x2000u,      /* every exception unmasked, round down */
+        (csr & ~0xE040u) | 0x1F80u,      /* the default: the rooms that set another rounding must restore it */
     };
     for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
         int s, d, r, o;
