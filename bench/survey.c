@@ -3,9 +3,10 @@
  * measures a fixed list of rows, this sweeps the rest.
  *
  * usage: build/bench/survey [--n N] [--mode rn|rna|rz|ru|rd|ro|sr|all] [--policy ieee|sat|all] [--below R]
+ *                           [--from FMT] [--to FMT]
  * Prints CSV: src,dst,mode,policy,ns_per_elem,gb_per_s,memcpy_gb_per_s,ratio (bytes read + written, against
  * memcpy of the larger of the two arrays, measured alternately with ours: medians of 5). --below R prints
- * only the conversions under R. Sources hold training-like f32 data converted (rn, saturating) into the
+ * only the conversions under R; --from and --to keep one source or destination format. Sources hold training-like f32 data converted (rn, saturating) into the
  * source format, so that each holds realistic codes. The room is the door's choice (MF_BACKEND picks another).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
                                      MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0,     MF_FP64};
     enum { NF = sizeof fmts / sizeof fmts[0] };
     size_t n = (size_t)64 << 20, i;
-    int mode = MF_ROUND_NEAREST_EVEN, policy = MF_OVERFLOW_SATURATE, a, si, di, r, o;
+    int mode = MF_ROUND_NEAREST_EVEN, policy = MF_OVERFLOW_SATURATE, a, si, di, r, o, from = -1, to = -1;
     double below = 1e9;
     void *src[NF] = {0};
     float *f32;
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
     for (a = 1; a < argc; a++) {
         mf_round rr;
         mf_overflow oo;
+        mf_format ff;
         if (!strcmp(argv[a], "--n") && a + 1 < argc)
             n = (size_t)strtoull(argv[++a], NULL, 10);
         else if (!strcmp(argv[a], "--below") && a + 1 < argc)
@@ -63,9 +65,13 @@ int main(int argc, char **argv)
             policy = -1, a++;
         else if (!strcmp(argv[a], "--policy") && a + 1 < argc && mf_overflow_from_name(argv[a + 1], &oo) == MF_OK)
             policy = (int)oo, a++;
+        else if (!strcmp(argv[a], "--from") && a + 1 < argc && mf_format_from_name(argv[a + 1], &ff) == MF_OK)
+            from = (int)ff, a++;
+        else if (!strcmp(argv[a], "--to") && a + 1 < argc && mf_format_from_name(argv[a + 1], &ff) == MF_OK)
+            to = (int)ff, a++;
         else {
             fprintf(stderr, "usage: %s [--n N] [--mode rn|rna|rz|ru|rd|ro|sr|all] [--policy ieee|sat|all] "
-                            "[--below R]\n", argv[0]);
+                            "[--below R] [--from FMT] [--to FMT]\n", argv[0]);
             return 2;
         }
     }
@@ -104,7 +110,8 @@ int main(int argc, char **argv)
                     double t[REPS], m[REPS], ours, ref;
                     mf_opts opt = {0};
                     int k;
-                    if (s == d || (mode >= 0 && r != mode) || (policy >= 0 && o != policy))
+                    if (s == d || (mode >= 0 && r != mode) || (policy >= 0 && o != policy) || (from >= 0 && (int)s != from) ||
+                        (to >= 0 && (int)d != to))
                         continue;
                     opt.round = (mf_round)r;
                     opt.overflow = (mf_overflow)o;

@@ -323,8 +323,21 @@ START_TEST(test_rooms_philox_wrap)
 END_TEST
 
 /* The code of element i in a converted array of format d. */
+/* tests/oracle/ref.h's names for the modes and formats (f64 has none: it is never a target there) */
+static const ref_mode ref_modes[MF_ROUND_COUNT] = {
+    [MF_ROUND_NEAREST_EVEN] = REF_RN, [MF_ROUND_NEAREST_AWAY] = REF_RNA, [MF_ROUND_TOWARD_ZERO] = REF_RZ,
+    [MF_ROUND_UP] = REF_RU,           [MF_ROUND_DOWN] = REF_RD,          [MF_ROUND_ODD] = REF_RO,
+    [MF_ROUND_STOCHASTIC] = REF_SR};
+static const ref_format refs[MF_FORMAT_COUNT] = {REF_F32,  REF_F16,  REF_BF16, REF_E4M3, REF_E5M2,
+                                                 REF_E2M3, REF_E3M2, REF_E2M1, REF_E8M0, REF_F32};
+
 static uint32_t code_at(mf_format d, const uint8_t *p, size_t i)
 {
+    if (d == MF_FP32) {
+        uint32_t u;
+        memcpy(&u, p + 4 * i, 4);
+        return u;
+    }
     if (d == MF_BF16 || d == MF_FP16)
         return (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
     if (d == MF_FP4_E2M1)
@@ -366,12 +379,6 @@ START_TEST(test_rooms_sr_sweep)
                  {MF_FP8_E4M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},   {MF_FP8_E5M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},
                  {MF_E8M0, MF_ROUND_ODD, MF_OVERFLOW_IEEE},              {MF_E8M0, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},
                  {MF_E8M0, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}};
-    static const ref_mode ref_modes[MF_ROUND_COUNT] = {
-        [MF_ROUND_NEAREST_EVEN] = REF_RN, [MF_ROUND_NEAREST_AWAY] = REF_RNA, [MF_ROUND_TOWARD_ZERO] = REF_RZ,
-        [MF_ROUND_UP] = REF_RU,           [MF_ROUND_DOWN] = REF_RD,          [MF_ROUND_ODD] = REF_RO,
-        [MF_ROUND_STOCHASTIC] = REF_SR};
-    static const ref_format refs[MF_FORMAT_COUNT] = {REF_F32,  REF_F16,  REF_BF16, REF_E4M3, REF_E5M2,
-                                                     REF_E2M3, REF_E3M2, REF_E2M1, REF_E8M0, REF_F32};
     size_t ri, k;
     uint32_t c, j;
     const mf__room *room;
@@ -411,6 +418,79 @@ START_TEST(test_rooms_sr_sweep)
                 }
             }
     }
+}
+END_TEST
+
+/* Stochastic rounding from f64, on doubles whose 53 significand bits are all random, spread over
+ * every binade of each target from far below its smallest subnormal to past its overflow, with the
+ * grid point above max (where sr overflows or not) and the specials: every room, the portable one
+ * too, against the textbook reference tests/oracle/ref.c on every element, with the rbits of
+ * mf_sr_rbits. Into f16, bf16, f32 and e8m0 sr reads bits below binary32's precision (room_f64_sr adds
+ * the random bits in binary64); the fp8/fp6/fp4 targets go through round to odd into binary32. */
+START_TEST(test_rooms_f64_sr)
+{
+    enum { N = 1 << 14 };
+    static double in[N];
+    static uint8_t out[4 * N + GUARD];
+    static const mf_format dsts[] = {MF_FP16,     MF_BF16,     MF_FP32,     MF_E8M0,
+                                     MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E3M2, MF_FP4_E2M1};
+    size_t ri, k, j;
+    unsigned long long checked = 0, expected = 0;
+    int pol, c;
+    const mf__room *room;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (!mf__room_supported(room))
+            continue;
+        for (k = 0; k < sizeof dsts / sizeof dsts[0]; k++) {
+            const mf_format d = dsts[k];
+            const ref_info *fi = ref_format_info(refs[d]);
+            const int emin = 1 - fi->bias, emax = (1 << fi->exp_bits) - 2 - fi->bias + (d == MF_E8M0);
+            for (pol = 0; pol < 2; pol++)
+                for (c = 0; c < 4; c++) {
+                    /* offsets on a Philox block and off it (a portable head), odd for e2m1 too */
+                    mf_opts o = {MF_ROUND_STOCHASTIC, pol ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE,
+                                 0xD1B54A32D192ED03u * (uint64_t)(c + 1), (uint64_t)c * 1000003u, NULL, 0};
+                    int bad = 0;
+                    expected += N;
+                    for (j = 0; j < N; j++) {
+                        const uint64_t r = next();
+                        const double sig = 1.0 + (double)(next() >> 12) * 0x1p-52; /* 52 random bits */
+                        double v;
+                        switch (r & 15) {
+                        case 0: { /* zeros, infinities, NaNs, the largest and a subnormal double */
+                            static const uint64_t sp[] = {0, 0x7FF0000000000000u, 0x7FF8000000000001u,
+                                                          0x7FF0000000000123u, 0x7FEFFFFFFFFFFFFFu, 1};
+                            const uint64_t b = sp[(r >> 8) % 6];
+                            memcpy(&v, &b, 8);
+                            break;
+                        }
+                        case 1: /* just below or above the grid point above max: 2^(emax + 1) */
+                            v = ldexp(1.0, emax + 1) * (1.0 + ((r >> 8) & 1 ? 1 : -1) * (sig - 1.0) *
+                                                                  ldexp(1.0, -fi->man_bits - 1 - (int)((r >> 9) % 24)));
+                            break;
+                        default: /* every binade from 2^(emin - man - 24) to 2^(emax + 2) */
+                            v = ldexp(sig, emin - fi->man_bits - 24 + (int)((r >> 8) % (unsigned)(emax - emin + fi->man_bits + 27)));
+                        }
+                        in[j] = (r >> 40) & 1 ? -v : v;
+                    }
+                    memset(out, 0xC3, sizeof out);
+                    room->convert(d, out, MF_FP64, in, N, &o, NULL);
+                    for (j = 0; j < N && !bad; j++, checked++) {
+                        const uint32_t ref = ref_round(refs[d], in[j], REF_SR, pol, mf_sr_rbits(o.seed, o.sr_offset + j, mf_sr_width(d)), NULL);
+                        if (code_at(d, out, j) != ref) {
+                            MF_EXPECT(0, "%s f64 -> %s sr %s sr_offset %llu: element %zu (%a) gives %#x, the reference %#x",
+                                      room->name, mf_format_name(d), mf_overflow_name(o.overflow),
+                                      (unsigned long long)o.sr_offset, j, in[j], code_at(d, out, j), ref);
+                            bad = 1;
+                        }
+                    }
+                    for (j = mf_storage_bytes(d, N); j < sizeof out && !bad; j++)
+                        MF_EXPECT(out[j] == 0xC3, "%s f64 -> %s: byte %zu past the end written", room->name, mf_format_name(d), j);
+                }
+        }
+    }
+    ck_assert_uint_eq(checked, expected);
+    ck_assert_uint_ge(expected, 2ull * 4 * (sizeof dsts / sizeof dsts[0]) * 2 * N); /* the portable room and one more */
 }
 END_TEST
 
@@ -821,6 +901,7 @@ int main(void)
     tcase_add_test(tc, test_rooms_byte_tables_sr);
     tcase_add_test(tc, test_rooms_every_byte_decoded);
     tcase_add_test(tc, test_rooms_sr_sweep);
+    tcase_add_test(tc, test_rooms_f64_sr);
 #if HAVE_MXCSR
     tcase_add_test(tc, test_rooms_ignore_mxcsr);
 #endif

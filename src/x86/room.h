@@ -15,6 +15,9 @@
  *                                2 * MF_VL codes of u then v
  *   hw_f64_to_f32_ro(p)          MF_VL doubles -> binary32 bits, round to odd
  *   hw_f64_to_f32(p, r)          MF_VL doubles -> binary32 bits in rn/rz/ru/rd, IEEE overflow
+ *   hw_f64_to_f32_sr(p, rp, w, man, e_lo, top)
+ *                                MF_VL doubles plus each one's w random bits at its last place less w
+ *                                (MXCSR = rz), as binary32 bits; +-inf from top on (room_f64_sr)
  *   hw_f32_to_f64(out, u)        binary32 bits -> MF_VL doubles (exact; NaNs become quiet)
  *   hw_f32_to_f64_nt(out, u)     the same with non-temporal stores to a 64-byte aligned out
  *   ROOM_HW_LUT, hw_lut8_loop(dst, src, nblk, tab, s4, d4, stream), hw_lut16_loop(...)
@@ -40,9 +43,9 @@
  *     fp4 and e8m0 sources -> those formats, f16 or bf16 in a room with byte tables (room_lut; in sr
  *     room_lut_sr, from 8192 elements, all but e8m0 -> f16).
  *   - f64 -> any narrow format: vectors for every mode and without stats, through the exact
- *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md; for sr, see room_vectorizable); f64 ->
- *     f32: vectors for every mode but sr, without stats. Everything else from f64 (f16, bf16 and
- *     e8m0 in sr among it): portable.
+ *     two-step f64 -ro-> f32 -r-> narrow (docs/rounding.md); in sr into fp8/fp6/fp4 the same
+ *     (room_vectorizable says why), into f16, bf16, f32 and e8m0 by adding the random bits in binary64
+ *     (room_f64_sr); f64 -> f32: vectors for every mode, without stats. f64 with stats: portable.
  *   - equal formats: portable (a copy).
  *   - the first elements of a stochastic call up to the first stream index that is a multiple of
  *     4 * 32 / mf_sr_width(destination) (so that vectors start on a Philox block's words), and the
@@ -779,21 +782,43 @@ static int room_vectorizable(mf_format d, mf_format s, const mf_opts *o, int cou
         return 0;
     if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 1) && (d == MF_FP4_E2M1 || s == MF_FP4_E2M1))
         return 0; /* the portable head would end mid-byte */
-    if (s == MF_FP64) {
-        /* sr into the formats that take 8 random bits: the f32 step's round to odd keeps every bit down
-         * to 2^-8 of the target's last place (at most 3 + 8 of binary32's 24), and truncating there is
-         * all that sr looks at; f16, bf16 (16 random bits) and f32 would need more bits than it keeps.
-         * Not e8m0: its top binade is binary32's, where |x| >= 2^128 (always an overflow) comes out of
-         * the f32 step as binary32's max, which rounds down to e8m0's max when r = 0 */
-        if (count || (o->round == MF_ROUND_STOCHASTIC && (mf_sr_width(d) != 8 || d == MF_E8M0)))
-            return 0;
-        if (d == MF_FP32)
-            return o->round != MF_ROUND_STOCHASTIC;
-    }
-    return 1;
+    /* From f64 in sr into fp8/fp6/fp4 (8 random bits) the f32 step's round to odd keeps every bit down
+     * to 2^-8 of the target's last place (at most 3 + 8 of binary32's 24), and truncating there is all
+     * that sr looks at. Not so into f16, bf16 and f32 (16 and 32 random bits: more bits than binary32
+     * keeps), nor into e8m0, whose top binade is binary32's (|x| >= 2^128 would leave the f32 step as
+     * binary32's max, which rounds down to e8m0's max when r = 0): those take room_f64_sr. */
+    return !(s == MF_FP64 && count);
 }
 
-/* The blocked path, with its 12 KiB of buffers: a function of its own, so that the calls room_direct
+/* f64 -> d in sr by adding each element's random bits to |x| in binary64 (hw_f64_to_f32_sr), then
+ * truncating: into binary32 there, into d by the room's rz kernel */
+static int room_f64_sr(mf_format d, mf_format s, const mf_opts *o)
+{
+    return s == MF_FP64 && o->round == MF_ROUND_STOCHASTIC &&
+           (d == MF_FP16 || d == MF_BF16 || d == MF_FP32 || d == MF_E8M0);
+}
+
+/* The stream words of elements idx .. idx + n of a call rounding to a format of k_sr_shift sh, in
+ * order, into w (idx a multiple of 4 << sh, a Philox block's first element; w holds n >> sh words
+ * rounded up to MF_VL) */
+static void room_sr_fill(uint32_t *w, size_t n, uint64_t idx, int sh, const k_philox_keys *ks)
+{
+    const size_t nw = (n + ((size_t)1 << sh) - 1) >> sh, chunk = (size_t)K_SR_CHAINS * MF_VL;
+    size_t i = 0;
+    int j;
+    if (nw >= chunk) {
+        vu cc = k_philox_counters(idx >> (sh + 2), sh), rb[K_SR_CHAINS];
+        for (; i + chunk <= nw; i += chunk) {
+            k_philox_chains(rb, &cc, idx + ((uint64_t)i << sh), sh, ks);
+            for (j = 0; j < K_SR_CHAINS; j++)
+                v_store_u32(w + i + (size_t)j * MF_VL, rb[j]);
+        }
+    }
+    for (; i < nw; i += MF_VL)
+        v_store_u32(w + i, k_philox(k_philox_counters((idx + ((uint64_t)i << sh)) >> (sh + 2), sh), ks));
+}
+
+/* The blocked path, with its 16 KiB of buffers: a function of its own, so that the calls room_direct
  * takes do not pay for setting up (and, with stack-clash protection, probing) that frame. */
 __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_format s, const void *src, size_t n,
                                                    const mf_opts *o, mf_stats *st)
@@ -803,13 +828,16 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
     k_philox_keys ks;
     uint32_t buf[ROOM_BLOCK];
     uint64_t obuf[ROOM_BLOCK]; /* a block's output when streaming: 8 bytes an element at most */
+    uint32_t rbuf[ROOM_BLOCK + MF_VL]; /* room_f64_sr: a block's random bits */
     int stream, nt64;
     size_t head = 0, end, blk, m, bsize;
-    /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd and for rna
-     * (hw_f64_to_f32 adds the half place first) */
-    static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0x6000u, 0x6000u, 0x4000u, 0x2000u, 0x6000u, 0};
+    /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd, for rna
+     * (hw_f64_to_f32 adds the half place first) and for sr (room_f64_sr truncates) */
+    static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0x6000u, 0x6000u, 0x4000u, 0x2000u, 0x6000u, 0x6000u};
     unsigned csr, csr_f64, csr_k;
     int csr_set, csr_once;
+    const int f64sr = room_f64_sr(d, s, o);
+    const mf_round r2 = f64sr ? MF_ROUND_TOWARD_ZERO : o->round; /* stage 2's rounding */
 
     if (!room_vectorizable(d, s, o, count)) {
         mf__room_portable.convert(d, dst, s, src, n, o, st);
@@ -847,7 +875,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
     /* no FTZ, no DAZ, round to nearest (or the kernel's mode: csr_k), exceptions masked: written only if
      * the caller's differs (ldmxcsr costs as much as a few hundred conversions) */
     csr = _mm_getcsr(); /* read once: stmxcsr is slow to read back (about 5 ns a call here) */
-    csr_k = 0x1F80u | room_kernel_csr(d, o->round, count);
+    csr_k = 0x1F80u | room_kernel_csr(d, r2, count);
     csr_set = (csr & 0xFFC0u) != csr_k;
     /* from f64, vcvtpd2ps rounds by MXCSR (below): where nothing else in a block does (into f32, or
      * where the rooms' kernels name their rounding in the instruction), the call writes it once
@@ -889,17 +917,28 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         } else if (s == MF_FP64) {
             const double *sp = (const double *)src + blk;
             uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
+            const mf__fmt f = mf__fmt_get(d);
+            const int w = (int)mf_sr_width(d), e_lo = 1023 + mf__fmt_emin(f);
+            const double top = mf__f64_from_bits((uint64_t)((1 << (mf__fmt_mag_bits(f) - f.man)) - 1 - f.bias + 1023)
+                                                 << 52); /* 2^(emax + 1), the grid point above max (f16, bf16, f32, e8m0) */
             if (!csr_once) {
                 _mm_setcsr(csr_f64);
                 csr_set = 1;
             }
+            if (f64sr)
+                room_sr_fill(rbuf, m, o->sr_offset + blk, k_sr_shift(d), &ks);
             for (i = 0; i < m; i += MF_VL) {
                 if (stream) { /* MF_VL doubles: one or two lines */
                     _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD, _MM_HINT_T0);
                     if (MF_VL == 16)
                         _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD + 64, _MM_HINT_T0);
                 }
-                if (d == MF_FP32 && o->round != MF_ROUND_ODD) {
+                if (f64sr) {
+                    vu u = hw_f64_to_f32_sr(sp + i, (const uint8_t *)rbuf + i * (size_t)w / 8, w, f.man, e_lo, top);
+                    if (d == MF_FP32) /* NaN: the binary32 NaN code, as hw_f64_to_f32 gives */
+                        u = v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
+                    v_store_u32(out + i, u);
+                } else if (d == MF_FP32 && o->round != MF_ROUND_ODD) {
                     v_store_u32(out + i, hw_f64_to_f32(sp + i, o->round));
                 } else {
                     vu u = hw_f64_to_f32_ro(sp + i);
@@ -950,7 +989,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
                 }
             }
         } else {
-            room_round(d, dp, b32, m, o->round, o->overflow, count, &ks, o->sr_offset + blk, &ct);
+            room_round(d, dp, b32, m, r2, o->overflow, count, &ks, o->sr_offset + blk, &ct);
         }
         if (stream && !nt64)
             room_stream_copy(final, obuf, d == MF_FP4_E2M1 ? m / 2 : m * dbytes);

@@ -1,5 +1,7 @@
 /* src/x86/room_avx2.c - the AVX2 room (AVX2 + F16C + FMA + BMI2), 8 lanes.
  * Built with -mavx2 -mf16c -mfma -mbmi2; chosen by dispatch.c only where the CPU has them. */
+#include <string.h>
+
 #include "vec_avx2.h"
 
 #include "kernels.h"
@@ -82,6 +84,38 @@ MF_V vu hw_f64_to_f32(const double *p, mf_round r)
     else /* the room has put r into MXCSR */
         u = _mm256_set_m128i(hw__pd4_to_ps4(p + 4, 0), hw__pd4_to_ps4(p, 0));
     return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
+}
+
+/* sr from f64, with MXCSR = rz: as room_avx512_hw.h's hw__pd8_to_ps8_sr, four doubles */
+MF_V __m128i hw__pd4_to_ps4_sr(const double *p, const uint8_t *rp, const int w, const int man, const int e_lo,
+                               const double top)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0), x = _mm256_loadu_pd(p), a = _mm256_andnot_pd(sign, x);
+    const __m256i e0 = _mm256_srli_epi64(_mm256_castpd_si256(a), 52), lo = _mm256_set1_epi64x(e_lo);
+    const __m256i e = _mm256_blendv_epi8(e0, lo, _mm256_cmpgt_epi64(lo, e0));
+    const __m256d scale = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_sub_epi64(e, _mm256_set1_epi64x(man + w)), 52));
+    __m256d rd, y;
+    if (w == 8) {
+        int32_t b;
+        memcpy(&b, rp, 4);
+        rd = _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(b)));
+    } else if (w == 16) {
+        rd = _mm256_cvtepi32_pd(_mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)rp)));
+    } else { /* unsigned words: as signed, less 2^31, then 2^31 added back (exact) */
+        const __m128i s = _mm_xor_si128(_mm_loadu_si128((const __m128i *)rp), _mm_set1_epi32(INT32_MIN));
+        rd = _mm256_add_pd(_mm256_cvtepi32_pd(s), _mm256_set1_pd(0x1p31));
+    }
+    y = _mm256_fmadd_pd(rd, scale, a); /* NaN stays NaN, inf inf */
+    y = _mm256_blendv_pd(y, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FF0000000000000)),
+                         _mm256_cmp_pd(y, _mm256_set1_pd(top), _CMP_GE_OQ));
+    return _mm_castps_si128(_mm256_cvtpd_ps(_mm256_or_pd(y, _mm256_and_pd(x, sign))));
+}
+
+MF_V vu hw_f64_to_f32_sr(const double *p, const uint8_t *rp, const int w, const int man, const int e_lo,
+                         const double top)
+{
+    return _mm256_set_m128i(hw__pd4_to_ps4_sr(p + 4, rp + w / 2, w, man, e_lo, top),
+                            hw__pd4_to_ps4_sr(p, rp, w, man, e_lo, top));
 }
 
 MF_V void hw_f32_to_f64(double *out, vu u)

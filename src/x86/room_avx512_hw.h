@@ -101,6 +101,37 @@ MF_V vu hw_f64_to_f32(const double *p, mf_round r)
     return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
 }
 
+/* sr from f64, with MXCSR = rz (room.h, room_f64_sr): eight doubles x and their w-bit random slices at
+ * rp give rz(|x| + r * 2^(q - w)) with x's sign, as binary32 bits; q is the exponent of the target's
+ * last place at |x| (|x|'s exponent field, at least e_lo, minus man), and where that sum reaches top
+ * (the grid point above the target's max) the result is +-inf. r * 2^(q - w) is exact and the FMA
+ * rounds once; truncating the sum at q is the sr rule (up iff floor(f * 2^w) + r >= 2^w), and the
+ * truncations to binary32 here and to the target later keep that, as the target's grid lies on
+ * binary32's. */
+MF_V __m256i hw__pd8_to_ps8_sr(const double *p, const uint8_t *rp, const int w, const int man, const int e_lo,
+                               const double top)
+{
+    const __m512d x = _mm512_loadu_pd(p), a = _mm512_abs_pd(x);
+    const __m256i r = w == 8    ? _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)rp))
+                      : w == 16 ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)rp))
+                                : _mm256_loadu_si256((const __m256i *)rp);
+    const __m512i e = _mm512_max_epu64(_mm512_srli_epi64(_mm512_castpd_si512(a), 52), _mm512_set1_epi64(e_lo));
+    const __m512d scale = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_sub_epi64(e, _mm512_set1_epi64(man + w)), 52));
+    __m512d y = _mm512_fmadd_pd(_mm512_cvtepu32_pd(r), scale, a); /* NaN stays NaN, inf inf */
+    y = _mm512_mask_mov_pd(y, _mm512_cmp_pd_mask(y, _mm512_set1_pd(top), _CMP_GE_OQ),
+                           _mm512_castsi512_pd(_mm512_set1_epi64(0x7FF0000000000000)));
+    y = _mm512_castsi512_pd(_mm512_ternarylogic_epi64(_mm512_castpd_si512(y), _mm512_castpd_si512(x),
+                                                      _mm512_set1_epi64((long long)0x8000000000000000ull), 0xF8));
+    return _mm256_castps_si256(_mm512_cvtpd_ps(y));
+}
+
+MF_V vu hw_f64_to_f32_sr(const double *p, const uint8_t *rp, const int w, const int man, const int e_lo,
+                         const double top)
+{
+    return _mm512_inserti64x4(_mm512_castsi256_si512(hw__pd8_to_ps8_sr(p, rp, w, man, e_lo, top)),
+                              hw__pd8_to_ps8_sr(p + 8, rp + w, w, man, e_lo, top), 1);
+}
+
 MF_V void hw_f32_to_f64(double *out, vu u)
 {
     __m512 x = _mm512_castsi512_ps(u);
