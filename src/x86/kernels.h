@@ -25,6 +25,21 @@ typedef struct k_counts {
 
 #define K_H 0x80000000u
 
+/* The lanes whose overflow under the IEEE policy gives the infinity (the NaN code where the format
+ * has none), as the core's mf__overflow_code: every overflow in rn, rna and sr, the positive ones in
+ * ru, the negative ones in rd; infinite inputs in every mode (ovf holds them too: their code is above
+ * max). */
+MF_V vm k_to_inf(const mf_round r, vm isinf, vm neg, vm ovf)
+{
+    switch (r) {
+    case MF_ROUND_TOWARD_ZERO:
+    case MF_ROUND_ODD: return isinf;
+    case MF_ROUND_UP: return m_or(isinf, m_andnot(neg, ovf));
+    case MF_ROUND_DOWN: return m_or(isinf, m_and(neg, ovf));
+    default: return ovf;
+    }
+}
+
 /* ---- binary32 -> a signed narrow format (not e8m0), one vector ---------------------------------- */
 MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o, vu rbits, const int count,
                 k_counts *ct)
@@ -52,7 +67,7 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
     vu frac = v_sllv(sig, v_sub(v_set1(32), s1));
     vm inexact = v_nonzero(frac);
     vu code = v_add(kept, v_slli(v_sub(m, v_set1(emin_b)), man));
-    vm ovf, isnan, isinf, to_inf, make_nan;
+    vm ovf, isnan, isinf, make_nan;
     vu res;
 
     switch (r) {
@@ -78,13 +93,7 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
     res = v_min_u(code, v_set1(maxc));
     make_nan = isnan;
     if (o == MF_OVERFLOW_IEEE && f.kind != MF__KIND_NONE) {
-        switch (r) {
-        case MF_ROUND_TOWARD_ZERO:
-        case MF_ROUND_ODD: to_inf = isinf; break;
-        case MF_ROUND_UP: to_inf = m_or(isinf, m_andnot(neg, ovf)); break;
-        case MF_ROUND_DOWN: to_inf = m_or(isinf, m_and(neg, ovf)); break;
-        default: to_inf = ovf; break;
-        }
+        const vm to_inf = k_to_inf(r, isinf, neg, ovf);
         if (ieee_inf)
             res = v_blend(to_inf, res, v_set1((uint32_t)mf__fmt_inf_code(f)));
         else
@@ -122,22 +131,29 @@ MF_V int k_fast_rn_ok(const mf_format fmt)
     return f.kind != MF__KIND_E8M0 && emax + 2 + 127 + 23 - f.man < 255;
 }
 
-MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
+/* The operands of the fast kernels: *a0 = |u|, *a = |u| clamped to 2^(emax+1), *m = a's biased
+ * exponent held at least at the target's emin, and the result, M for that m. M carries the target's
+ * biased exponent (m - emin) << man in its low mantissa bits, even since man >= 1, so ties still go to
+ * the even code: M = m * (2^23 + 2^man) + C, one multiply. */
+MF_V vu k_fast_big(vu u, const mf__fmt f, vu *a0, vu *a, vu *m)
 {
-    const mf__fmt f = mf__fmt_get(fmt);
     const int man = f.man;
     const int emax = (1 << (f.bits - 1 - f.man)) - 1 - f.bias;
     const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127);
-    const uint32_t maxc = (uint32_t)mf__fmt_max_code(f);
-    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
-    const vu a = v_min_u(a0, v_set1((uint32_t)(emax + 1 + 127) << 23));
-    vu m = v_max_u(v_srli(a, 23), v_set1(emin_b));
-    /* M with the target's biased exponent (m - emin_b) << man in its low mantissa bits, even since
-     * man >= 1, so ties still go to the even code: M = m * (2^23 + 2^man) + C, one multiply */
     vu mul = v_set1((1u << 23) + (1u << man));
-    vu big;
+    *a0 = v_and(u, v_set1(0x7FFFFFFFu));
+    *a = v_min_u(*a0, v_set1((uint32_t)(emax + 1 + 127) << 23));
+    *m = v_max_u(v_srli(*a, 23), v_set1(emin_b));
     __asm__("" : "+x"(mul)); /* keep one vpmulld: compilers would expand it into shifts and adds */
-    big = v_add(v_mullo(m, mul), v_set1(((uint32_t)(23 - man) << 23) - (emin_b << man)));
+    return v_add(v_mullo(*m, mul), v_set1(((uint32_t)(23 - man) << 23) - (emin_b << man)));
+}
+
+MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    const uint32_t maxc = (uint32_t)mf__fmt_max_code(f);
+    vu a0, a, m;
+    const vu big = k_fast_big(u, f, &a0, &a, &m);
 #ifdef V_HAS_RC_IN_INSN
     vu code = v_and(v_fadd_rn(a, big), v_set1(0x7FFFFFu));
 #else
@@ -175,16 +191,11 @@ MF_V vu k_round_dir_fast(vu u, const mf_format fmt, const mf_round r, const mf_o
 {
     const mf__fmt f = mf__fmt_get(fmt);
     const int man = f.man;
-    const int emax = (1 << (f.bits - 1 - f.man)) - 1 - f.bias;
-    const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127);
     const uint32_t maxc = (uint32_t)mf__fmt_max_code(f);
-    const vu a0 = v_and(u, v_set1(0x7FFFFFFFu)), sign = v_and(u, v_set1(K_H));
-    const vu a = v_min_u(a0, v_set1((uint32_t)(emax + 1 + 127) << 23));
-    const vu m = v_max_u(v_srli(a, 23), v_set1(emin_b));
-    vu mul = v_set1((1u << 23) + (1u << man)), big, sum, code, res;
+    const vu sign = v_and(u, v_set1(K_H));
+    vu a0, a, m, sum, code, res;
+    const vu big = k_fast_big(u, f, &a0, &a, &m);
     vm isnan = v_gt_u(a0, v_set1(0x7F800000u)), ovf;
-    __asm__("" : "+x"(mul)); /* one vpmulld, as in k_round_rn_fast */
-    big = v_add(v_mullo(m, mul), v_set1(((uint32_t)(23 - man) << 23) - (emin_b << man)));
     switch (r) {
     case MF_ROUND_UP:
     case MF_ROUND_DOWN: sum = v_fadd(v_or(a, sign), v_or(big, sign)); break;
@@ -197,15 +208,8 @@ MF_V vu k_round_dir_fast(vu u, const mf_format fmt, const mf_round r, const mf_o
     ovf = v_gt_u(code, v_set1(maxc));
     res = v_min_u(code, v_set1(maxc));
     if (o == MF_OVERFLOW_IEEE && f.kind != MF__KIND_NONE) {
-        const vm isinf = v_eq(a0, v_set1(0x7F800000u)), neg = v_nonzero(sign);
-        vm to_inf;
-        switch (r) {
-        case MF_ROUND_TOWARD_ZERO:
-        case MF_ROUND_ODD: to_inf = isinf; break;
-        case MF_ROUND_UP: to_inf = m_or(isinf, m_andnot(neg, ovf)); break;
-        case MF_ROUND_DOWN: to_inf = m_or(isinf, m_and(neg, ovf)); break;
-        default: to_inf = ovf; break; /* rna: the clamped infinities overflow too */
-        }
+        /* rna: the clamped infinities overflow too, so ovf holds them */
+        const vm to_inf = k_to_inf(r, v_eq(a0, v_set1(0x7F800000u)), v_nonzero(sign), ovf);
         if (f.kind == MF__KIND_IEEE)
             res = v_blend(to_inf, res, v_set1((uint32_t)mf__fmt_inf_code(f)));
         else
