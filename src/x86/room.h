@@ -818,7 +818,33 @@ static void room_sr_fill(uint32_t *w, size_t n, uint64_t idx, int sh, const k_ph
         v_store_u32(w + i, k_philox(k_philox_counters((idx + ((uint64_t)i << sh)) >> (sh + 2), sh), ks));
 }
 
-/* The blocked path, with its 16 KiB of buffers: a function of its own, so that the calls room_direct
+/* Stage 1 of room_f64_sr: m doubles at sp (stream index idx, a Philox block's first element) -> binary32
+ * at out, under MXCSR = rz, with the block's random words in a buffer of its own */
+__attribute__((noinline)) static void room_f64_sr_block(mf_format d, uint32_t *out, const double *sp, size_t m,
+                                                        uint64_t idx, const k_philox_keys *ks, int stream)
+{
+    uint32_t rbuf[ROOM_BLOCK + MF_VL]; /* the block's random words */
+    const mf__fmt f = mf__fmt_get(d);
+    const int w = (int)mf_sr_width(d), e_lo = 1023 + mf__fmt_emin(f);
+    /* 2^(emax + 1), the grid point above max (f16, bf16, f32, e8m0) */
+    const double top = mf__f64_from_bits((uint64_t)((1 << (mf__fmt_mag_bits(f) - f.man)) - 1 - f.bias + 1023) << 52);
+    size_t i;
+    room_sr_fill(rbuf, m, idx, k_sr_shift(d), ks);
+    for (i = 0; i < m; i += MF_VL) {
+        vu u;
+        if (stream) { /* MF_VL doubles: one or two lines */
+            _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD, _MM_HINT_T0);
+            if (MF_VL == 16)
+                _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD + 64, _MM_HINT_T0);
+        }
+        u = hw_f64_to_f32_sr(sp + i, (const uint8_t *)rbuf + i * (size_t)w / 8, w, f.man, e_lo, top);
+        if (d == MF_FP32) /* NaN: the binary32 NaN code, as hw_f64_to_f32 gives */
+            u = v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
+        v_store_u32(out + i, u);
+    }
+}
+
+/* The blocked path, with its 12 KiB of buffers: a function of its own, so that the calls room_direct
  * takes do not pay for setting up (and, with stack-clash protection, probing) that frame. */
 __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_format s, const void *src, size_t n,
                                                    const mf_opts *o, mf_stats *st)
@@ -828,7 +854,6 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
     k_philox_keys ks;
     uint32_t buf[ROOM_BLOCK];
     uint64_t obuf[ROOM_BLOCK]; /* a block's output when streaming: 8 bytes an element at most */
-    uint32_t rbuf[ROOM_BLOCK + MF_VL]; /* room_f64_sr: a block's random bits */
     int stream, nt64;
     size_t head = 0, end, blk, m, bsize;
     /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd, for rna
@@ -917,28 +942,19 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
         } else if (s == MF_FP64) {
             const double *sp = (const double *)src + blk;
             uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
-            const mf__fmt f = mf__fmt_get(d);
-            const int w = (int)mf_sr_width(d), e_lo = 1023 + mf__fmt_emin(f);
-            const double top = mf__f64_from_bits((uint64_t)((1 << (mf__fmt_mag_bits(f) - f.man)) - 1 - f.bias + 1023)
-                                                 << 52); /* 2^(emax + 1), the grid point above max (f16, bf16, f32, e8m0) */
             if (!csr_once) {
                 _mm_setcsr(csr_f64);
                 csr_set = 1;
             }
             if (f64sr)
-                room_sr_fill(rbuf, m, o->sr_offset + blk, k_sr_shift(d), &ks);
-            for (i = 0; i < m; i += MF_VL) {
+                room_f64_sr_block(d, out, sp, m, o->sr_offset + blk, &ks, stream);
+            for (i = 0; i < m && !f64sr; i += MF_VL) {
                 if (stream) { /* MF_VL doubles: one or two lines */
                     _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD, _MM_HINT_T0);
                     if (MF_VL == 16)
                         _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD + 64, _MM_HINT_T0);
                 }
-                if (f64sr) {
-                    vu u = hw_f64_to_f32_sr(sp + i, (const uint8_t *)rbuf + i * (size_t)w / 8, w, f.man, e_lo, top);
-                    if (d == MF_FP32) /* NaN: the binary32 NaN code, as hw_f64_to_f32 gives */
-                        u = v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
-                    v_store_u32(out + i, u);
-                } else if (d == MF_FP32 && o->round != MF_ROUND_ODD) {
+                if (d == MF_FP32 && o->round != MF_ROUND_ODD) {
                     v_store_u32(out + i, hw_f64_to_f32(sp + i, o->round));
                 } else {
                     vu u = hw_f64_to_f32_ro(sp + i);
