@@ -7,6 +7,7 @@
  * the end must be untouched. A room the CPU lacks is reported as skipped (and if no SIMD room can
  * run at all, the test exits 77).
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -758,6 +759,78 @@ END_TEST
  * output, sr offsets that start mid-block and near where the block counter's low word wraps, and calls
  * past 16 MiB of output whose offset lets the Philox blocks and the output's 64-byte lines start
  * together (streamed) or not. */
+/* Every code of every narrow source (fp8, fp6, fp4, e8m0) into every other format, every mode and policy,
+ * in every room, the portable one too, against tests/oracle/ref.c, which shares no code with src/: a narrow
+ * value is exact in binary64, so ref_round(d, ref_decode(s, code)) is the answer (the rbits of sr from
+ * mf_sr_rbits). Long enough for the byte tables (room_lut from 1024 elements, room_lut_sr from 8192) and the
+ * rooms' decoders; into f32 and f64 a NaN code need only give a NaN (decodes keep what payload there is). */
+START_TEST(test_rooms_narrow_vs_reference)
+{
+    static const mf_format dsts_all[] = {MF_FP32,     MF_FP64,     MF_FP16,     MF_BF16,     MF_FP8_E4M3,
+                                         MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
+    enum { N = 8192 + 64 };
+    static uint8_t in[N], out[8 * N];
+    size_t ri, si, di, j;
+    unsigned long long checked = 0, expected = 0;
+    int r, pol;
+    const mf__room *room;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (!mf__room_supported(room))
+            continue;
+        for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++) {
+            const mf_format s = srcs[si];
+            const uint32_t ncodes = s == MF_FP4_E2M1 ? 16u : (s == MF_FP6_E2M3 || s == MF_FP6_E3M2) ? 64u : 256u;
+            for (j = 0; j < N; j++) /* every code, in a moving order */
+                if (s == MF_FP4_E2M1)
+                    in[j / 2] = (uint8_t)(j & 1 ? in[j / 2] | ((j * 7 + j / 16) % 16) << 4 : (j * 7 + j / 16) % 16);
+                else
+                    in[j] = (uint8_t)((j * 37 + j / ncodes) % ncodes);
+            for (di = 0; di < sizeof dsts_all / sizeof dsts_all[0]; di++) {
+                const mf_format d = dsts_all[di];
+                if (d == s)
+                    continue;
+                for (r = 0; r < MF_ROUND_COUNT; r++)
+                    for (pol = 0; pol < 2; pol++) {
+                        const size_t n = r == MF_ROUND_STOCHASTIC ? N : 2048;
+                        mf_opts o = {(mf_round)r, pol ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE, 0x243F6A8885A308D3u,
+                                     (uint64_t)r * 64, NULL, 0};
+                        expected += n;
+                        room->convert(d, out, s, in, n, &o, NULL);
+                        for (j = 0; j < n; j++, checked++) {
+                            const uint32_t code = s == MF_FP4_E2M1 ? (uint32_t)(in[j / 2] >> (4 * (j & 1))) & 0xFu : in[j];
+                            const double v = ref_decode(refs[s], code);
+                            if (d == MF_FP64) { /* exact, but saturation makes the infinities +-max */
+                                const double exact = pol && isinf(v) ? copysign(DBL_MAX, v) : v;
+                                double y;
+                                memcpy(&y, out + 8 * j, 8);
+                                if (isnan(v) ? !isnan(y) : memcmp(&y, &exact, 8) != 0) {
+                                    MF_EXPECT(0, "%s %s -> f64 %s: code %#x gives %a, the reference %a", room->name,
+                                              mf_format_name(s), mf_overflow_name(o.overflow), code, y, exact);
+                                    break;
+                                }
+                            } else {
+                                const uint32_t c = code_at(d, out, j);
+                                const uint32_t ref = ref_round(refs[d], v, ref_modes[r], pol,
+                                                               mf_sr_rbits(o.seed, o.sr_offset + j, mf_sr_width(d)), NULL);
+                                const int nan_ok = d == MF_FP32 && isnan(v) && (c & 0x7F800000u) == 0x7F800000u &&
+                                                   (c & 0x7FFFFFu) != 0;
+                                if (c != ref && !nan_ok) {
+                                    MF_EXPECT(0, "%s %s -> %s %s %s: element %zu, code %#x, gives %#x, the reference %#x",
+                                              room->name, mf_format_name(s), mf_format_name(d), mf_round_name(o.round),
+                                              mf_overflow_name(o.overflow), j, code, c, ref);
+                                    break;
+                                }
+                            }
+                        }
+                    }
+            }
+        }
+    }
+    ck_assert_uint_eq(checked, expected);
+    ck_assert_uint_ge(expected, 2ull * 6 * 9 * 2 * (6 * 2048 + N)); /* the portable room and one more */
+}
+END_TEST
+
 START_TEST(test_rooms_byte_tables_sr)
 {
     static const struct {
@@ -902,6 +975,7 @@ int main(void)
     tcase_add_test(tc, test_rooms_every_byte_decoded);
     tcase_add_test(tc, test_rooms_sr_sweep);
     tcase_add_test(tc, test_rooms_f64_sr);
+    tcase_add_test(tc, test_rooms_narrow_vs_reference);
 #if HAVE_MXCSR
     tcase_add_test(tc, test_rooms_ignore_mxcsr);
 #endif
