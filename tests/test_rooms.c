@@ -320,6 +320,22 @@ START_TEST(test_rooms_philox_wrap)
             check_one(room, MF_FP4_E2M1, MF_BF16, 2100, 0, 0, &opt);
         }
     }
+    /* f64 sources (room_f64_sr's words come from room_sr_fill), across the same wraps */
+    fill(MF_FP64, src_buf, NMAX);
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        uint64_t k;
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (k = 0; k < 16; k++) {
+            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 78, ((uint64_t)1 << 35) - 8 * k - 1200 + (k & 7), NULL, 0};
+            check_one(room, MF_FP16, MF_FP64, 2000, 0, 0, &opt);
+            opt.sr_offset = ((uint64_t)1 << 34) - 4 * k - 1100 + (k & 3); /* binary32: a word an element */
+            check_one(room, MF_FP32, MF_FP64, 2000, 0, 0, &opt);
+            opt.sr_offset = (uint64_t)0 - 16 * k - 700 - (k & 15);
+            check_one(room, MF_E8M0, MF_FP64, 2000, 0, 0, &opt);
+            check_one(room, MF_BF16, MF_FP64, 2000, 0, 0, &opt);
+        }
+    }
 }
 END_TEST
 
