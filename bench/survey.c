@@ -45,11 +45,11 @@ static void *xalloc(size_t bytes)
  * arithmetic: 128 elements a step, their source read in 64-byte lines and folded into one register,
  * their destination written from it with non-temporal stores (as the rooms stream large outputs),
  * in 64-byte vectors where the CPU has AVX-512 (16-byte ones moved 20% less here), else 32 or 16.
- * Returns the fold, so that the loads are not dropped. */
+ * The stores use the fold, so that the loads are not dropped. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define SURVEY_STREAM(NAME, TARGET, VEC, LOAD, XOR, STORE, LOW)                                             \
-    __attribute__((target(TARGET))) static unsigned NAME(void *dst, size_t nd, const void *src, size_t ns, \
+#define SURVEY_STREAM(NAME, TARGET, VEC, LOAD, XOR, STORE)                                                  \
+    __attribute__((target(TARGET))) static void NAME(void *dst, size_t nd, const void *src, size_t ns, \
                                                          size_t steps)                                     \
     {                                                                                                      \
         const VEC *s = (const VEC *)src;                                                                   \
@@ -63,28 +63,27 @@ static void *xalloc(size_t bytes)
                 STORE(d + k, acc);                                                                         \
         }                                                                                                  \
         _mm_sfence();                                                                                      \
-        return (unsigned)LOW(acc);                                                                         \
     }
-#define SURVEY_LOW512(a) _mm_cvtsi128_si32(_mm512_castsi512_si128(a))
-#define SURVEY_LOW256(a) _mm_cvtsi128_si32(_mm256_castsi256_si128(a))
-SURVEY_STREAM(stream512, "avx512f", __m512i, _mm512_load_si512, _mm512_xor_si512, _mm512_stream_si512, SURVEY_LOW512)
-SURVEY_STREAM(stream256, "avx2", __m256i, _mm256_load_si256, _mm256_xor_si256, _mm256_stream_si256, SURVEY_LOW256)
-SURVEY_STREAM(stream128, "sse2", __m128i, _mm_load_si128, _mm_xor_si128, _mm_stream_si128, _mm_cvtsi128_si32)
-static unsigned stream_loop(void *dst, double db, const void *src, double sb, size_t n)
+SURVEY_STREAM(stream512, "avx512f", __m512i, _mm512_load_si512, _mm512_xor_si512, _mm512_stream_si512)
+SURVEY_STREAM(stream256, "avx2", __m256i, _mm256_load_si256, _mm256_xor_si256, _mm256_stream_si256)
+SURVEY_STREAM(stream128, "sse2", __m128i, _mm_load_si128, _mm_xor_si128, _mm_stream_si128)
+static void stream_loop(void *dst, double db, const void *src, double sb, size_t n)
 {
     const size_t ls = (size_t)(2 * sb), ld = (size_t)(2 * db); /* 64-byte lines a step of 128 elements */
     if (__builtin_cpu_supports("avx512f"))
-        return stream512(dst, ld, src, ls, n / 128);
-    if (__builtin_cpu_supports("avx2"))
-        return stream256(dst, 2 * ld, src, 2 * ls, n / 128);
-    return stream128(dst, 4 * ld, src, 4 * ls, n / 128);
+        stream512(dst, ld, src, ls, n / 128);
+    else if (__builtin_cpu_supports("avx2"))
+        stream256(dst, 2 * ld, src, 2 * ls, n / 128);
+    else
+        stream128(dst, 4 * ld, src, 4 * ls, n / 128);
 }
 #else
-static unsigned stream_loop(void *dst, double db, const void *src, double sb, size_t n)
+static void stream_loop(void *dst, double db, const void *src, double sb, size_t n)
 {
     const size_t ns = (size_t)(16 * sb), nd = (size_t)(16 * db); /* 8-byte words a step of 128 elements */
     const uint64_t *s = (const uint64_t *)src;
-    uint64_t *d = (uint64_t *)dst, acc = 0;
+    volatile uint64_t *d = (volatile uint64_t *)dst;
+    uint64_t acc = 0;
     size_t g, k;
     for (g = 0; g < n / 128; g++, s += ns, d += nd) {
         for (k = 0; k < ns; k++)
@@ -92,7 +91,6 @@ static unsigned stream_loop(void *dst, double db, const void *src, double sb, si
         for (k = 0; k < nd; k++)
             d[k] = acc;
     }
-    return (unsigned)acc;
 }
 #endif
 
@@ -107,7 +105,6 @@ int main(int argc, char **argv)
     void *src[NF] = {0};
     float *f32;
     uint8_t *dst, *tmp;
-    unsigned fold = 0;
     for (a = 1; a < argc; a++) {
         mf_round rr;
         mf_overflow oo;
@@ -184,7 +181,7 @@ int main(int argc, char **argv)
                         memcpy(tmp, src[NF - 1], (size_t)(mb * (double)n)); /* the f64 array: 8n bytes */
                         m[k] = (now() - t0) / (double)n;
                         t0 = now();
-                        fold ^= stream_loop(tmp, db, src[si], sb, n);
+                        stream_loop(tmp, db, src[si], sb, n);
                         b[k] = (now() - t0) / (double)n;
                     }
                     ours = (sb + db) / median(t) * 1e-9;
@@ -196,5 +193,5 @@ int main(int argc, char **argv)
                                ref, ours / ref, bound, ours / bound);
                     fflush(stdout);
                 }
-    return (int)(fold & 0u); /* the fold is only there to be used */
+    return 0;
 }

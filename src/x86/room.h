@@ -818,6 +818,12 @@ static void room_sr_fill(uint32_t *w, size_t n, uint64_t idx, int sh, const k_ph
         v_store_u32(w + i, k_philox(k_philox_counters((idx + ((uint64_t)i << sh)) >> (sh + 2), sh), ks));
 }
 
+/* binary32 NaN lanes of u made the binary32 NaN code, as hw_f64_to_f32 gives them */
+MF_V vu room_nan32(vu u)
+{
+    return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
+}
+
 /* Stage 1 of room_f64_sr: m doubles at sp (stream index idx, a Philox block's first element) -> binary32
  * at out, under MXCSR = rz, with the block's random words in a buffer of its own */
 __attribute__((noinline)) static void room_f64_sr_block(mf_format d, uint32_t *out, const double *sp, size_t m,
@@ -838,8 +844,8 @@ __attribute__((noinline)) static void room_f64_sr_block(mf_format d, uint32_t *o
                 _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD + 64, _MM_HINT_T0);
         }
         u = hw_f64_to_f32_sr(sp + i, (const uint8_t *)rbuf + i * (size_t)w / 8, w, f.man, e_lo, top);
-        if (d == MF_FP32) /* NaN: the binary32 NaN code, as hw_f64_to_f32 gives */
-            u = v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
+        if (d == MF_FP32)
+            u = room_nan32(u);
         v_store_u32(out + i, u);
     }
 }
@@ -958,8 +964,8 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
                     v_store_u32(out + i, hw_f64_to_f32(sp + i, o->round));
                 } else {
                     vu u = hw_f64_to_f32_ro(sp + i);
-                    if (d == MF_FP32) /* NaN: the binary32 NaN code, as hw_f64_to_f32 gives */
-                        u = v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
+                    if (d == MF_FP32)
+                        u = room_nan32(u);
                     v_store_u32(out + i, u);
                 }
             }
