@@ -246,6 +246,91 @@ START_TEST(test_rooms_lengths)
 }
 END_TEST
 
+/* The split of room_convert: heads up to the wider array's 64-byte boundary (f32 <-> f16 from 1024
+ * elements), bodies of whole steps (64 for the byte tables) and the ragged ends converted in a bounce
+ * buffer (sr: at their Philox block position). Lengths 1000..1100 (tails of every size for both steps,
+ * odd for e2m1), source and output at every byte offset from a 64-byte boundary, sr offsets 0..31. */
+START_TEST(test_rooms_heads_tails)
+{
+    static const mf_format pairs[][2] = {
+        {MF_FP32, MF_FP16},     {MF_FP16, MF_FP32},     {MF_FP32, MF_FP8_E4M3}, {MF_FP8_E5M2, MF_FP8_E4M3},
+        {MF_FP8_E4M3, MF_FP4_E2M1}, {MF_FP4_E2M1, MF_FP16}, {MF_FP8_E4M3, MF_FP32}, {MF_BF16, MF_FP4_E2M1},
+        {MF_FP64, MF_FP16},     {MF_FP32, MF_BF16},     {MF_FP16, MF_BF16},     {MF_FP6_E3M2, MF_E8M0},
+    };
+    static const mf_round modes[] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_TOWARD_ZERO, MF_ROUND_STOCHASTIC, MF_ROUND_UP};
+    /* offsets from the room's arrays' 64-byte boundaries (the portable room's output may sit anywhere) */
+    const size_t sbase = (size_t)(-(uintptr_t)src_buf & 63u), dbase = (size_t)(-(uintptr_t)got & 63u);
+    size_t ri, k, n, m;
+    const mf__room *room;
+    uint64_t cases = 0;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+            const mf_format s = pairs[k][0], d = pairs[k][1];
+            for (n = 1000; n <= 1100; n++)
+                for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+                    mf_opts opt = {modes[m], (mf_overflow)((n + m) & 1), next(), next() % 32, NULL, 0};
+                    const size_t sfix = sbase + (s == MF_FP4_E2M1 ? 0 : (n * 7 + m * 13) % 64);
+                    const size_t dfix = dbase + (n * 5 + m * 11) % 64;
+                    fill(s, src_buf, n + 64);
+                    check_one(room, d, s, n, sfix, dfix, &opt);
+                    cases++;
+                }
+        }
+    }
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 12 * 101 * 4);
+}
+END_TEST
+
+/* f32 -> f16 in rn and rz (room_direct's vcvtps2ph loop, which tests a block of 256 for NaN at once,
+ * hw_f16_acc) and in ru and rd: one NaN of random sign and payload at each position of two blocks,
+ * among ordinary values; an infinity beside a zero (inf * 0) and beside the other infinity; values
+ * whose products overflow; both policies, 64-byte aligned and not. */
+START_TEST(test_rooms_f16_nan_blocks)
+{
+    const size_t base = (size_t)(-(uintptr_t)src_buf & 63u), n = 1100;
+    float *x;
+    size_t ri, p, v;
+    const mf__room *room;
+    uint64_t cases = 0;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        if (room == &mf__room_portable || !mf__room_supported(room))
+            continue;
+        for (v = 0; v < 4; v++)
+            for (p = 0; p < 512 + 3; p++) {
+                const size_t sfix = base + (v & 1 ? 0 : 4 * (p % 16));
+                size_t i;
+                uint32_t b;
+                x = (float *)(void *)(src_buf + sfix);
+                for (i = 0; i < n; i++)
+                    x[i] = (float)((double)(next() % 20000) / 64 - 150);
+                if (p < 512) { /* a NaN at p, or at p of the block after the head */
+                    b = 0x7F800001u | (uint32_t)next() % 0x7FFFFFu | (uint32_t)(next() & 1) << 31;
+                    memcpy(&x[p + (v & 2 ? 0 : 12)], &b, 4);
+                } else if (p == 512) { /* inf * 0 */
+                    x[100] = INFINITY;
+                    x[116] = 0;
+                } else if (p == 513) { /* inf - inf */
+                    x[300] = INFINITY;
+                    x[301] = -INFINITY;
+                } else { /* products that overflow */
+                    for (i = 0; i < n; i++)
+                        x[i] = (i & 1 ? -3e20f : 2e20f) * (float)(1 + i % 7);
+                }
+                {
+                    static const mf_round modes[] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_TOWARD_ZERO, MF_ROUND_DOWN,
+                                                     MF_ROUND_UP};
+                    mf_opts opt = {modes[p % 4], (mf_overflow)(v >> 1 & 1), 1, 0, NULL, 0};
+                    check_one(room, MF_FP16, MF_FP32, n, sfix, base + 8 * (p % 8), &opt);
+                    cases++;
+                }
+            }
+    }
+    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 4 * 515);
+}
+END_TEST
+
 /* f64 -> f32 in every mode but sr, on doubles at and next to binary32 ties (a binary32 value plus or
  * minus half its place, moved by -2 .. 2 binary64 places), around the overflow threshold, far above
  * it and in the subnormal range: where the rooms' vcvtpd2ps paths (and rna's added half place) could
@@ -981,6 +1066,8 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_rooms_all_pairs);
     tcase_add_test(tc, test_rooms_lengths);
+    tcase_add_test(tc, test_rooms_heads_tails);
+    tcase_add_test(tc, test_rooms_f16_nan_blocks);
     tcase_add_test(tc, test_rooms_every_16bit_code);
     tcase_add_test(tc, test_rooms_philox_wrap);
     tcase_add_test(tc, test_rooms_f64_ties);

@@ -18,6 +18,18 @@ MF_V vm hw_f16_special2(vu u, vu v)
     return k;
 }
 
+/* NaN in any of many binary32 vectors, a block at a time: a = u * v + a, rounded with {rn-sae} (no
+ * flags raised, MXCSR not read), is NaN from the first NaN operand on. inf * 0, inf - inf and products
+ * that overflow give NaN or inf too, which only sends a block to hw_f16_fix. One FMA for two vectors
+ * competes less with vcvtps2ph than a compare into a mask: both of those take port 5 on Intel cores,
+ * and an FMA can take port 0 (room_hw16_loop). */
+#define ROOM_HW_F16_ACC 1
+MF_V vu hw_f16_acc(vu a, vu u, vu v)
+{
+    return _mm512_castps_si512(_mm512_fmadd_round_ps(_mm512_castsi512_ps(u), _mm512_castsi512_ps(v),
+                                                     _mm512_castsi512_ps(a), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
 /* vcvtps2ph with {sae}, which neither raises nor flags exceptions (compilers do not emit the EVEX
  * suppress-all-exceptions bit for this instruction, so it is written out). The rounding comes from
  * the immediate and FTZ is ignored; DAZ is honoured, which matters only for ru and rd. */
