@@ -1362,10 +1362,9 @@ static void room_nostats(mf_format d, void *dst, mf_format s, const void *src, s
  * element at the position its stream index has in its Philox block, so that the paths start on a
  * block and leave nothing to the portable room) and copies out only their own
  * bytes (an odd e2m1 end keeps the high nibble of its last byte); that costs about what a short call
- * does, 15-25 ns. f32 <-> f16, whose loops are bound by loads and stores, also take a head up to the
- * 64-byte boundary of the wider array that way (16-byte aligned arrays of 4096: f32 -> f16 ran 10-20%
- * and f16 -> f32 30% faster; other pairs ran as fast or slower, the extra call costing more than the
- * split loads). Each result depends on its own code and, in sr, its stream index alone, so the bytes
+ * does, 15-25 ns. f16 -> f32 also takes a head up to the output's 64-byte boundary that way
+ * (room_head; other pairs ran as fast or slower, the extra call costing more than the split
+ * accesses). Each result depends on its own code and, in sr, its stream index alone, so the bytes
  * are the portable room's. A buffer is filled before the body and converted after it: a vector load of
  * bytes just written by narrower stores waits for them to reach the cache. */
 enum { ROOM_GRAIN = 64, ROOM_BOUNCE_MIN = 6 };
@@ -1405,16 +1404,16 @@ static void room_end_out(const room_end *e, mf_format d, void *dst)
     }
 }
 
-/* the head: for f32 -> f16 (IEEE overflow, rn or rz: room_direct's loop) and f16 -> f32 from
- * ROOM_HEAD_MIN elements, the elements before the wider array's 64-byte boundary (f32 -> f16 in 64
- * elements cost 24 ns unsplit, 83 split) */
+/* the head: for f16 -> f32 from ROOM_HEAD_MIN elements, the elements before the output's 64-byte
+ * boundary (4096 elements, both arrays 16 bytes past a boundary: 194 -> 149 ns). Not for f32 -> f16:
+ * with the source 16 bytes past a boundary, its head made 4096-element calls 15-50% slower here, and
+ * a 64-element call cost 24 ns unsplit, 83 split. */
 enum { ROOM_HEAD_MIN = 1024 };
 static size_t room_head(mf_format d, const void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
-    const uintptr_t a = (uintptr_t)(d == MF_FP32 ? dst : src);
-    const int f16 = s == MF_FP32 && d == MF_FP16 && o->overflow == MF_OVERFLOW_IEEE &&
-                    (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO);
-    if (n < ROOM_HEAD_MIN || !(f16 || (s == MF_FP16 && d == MF_FP32)) || (a & 3u))
+    const uintptr_t a = (uintptr_t)dst;
+    (void)src;
+    if (n < ROOM_HEAD_MIN || !(s == MF_FP16 && d == MF_FP32) || o->round == MF_ROUND_STOCHASTIC || (a & 3u))
         return 0;
     return (size_t)(-a & 63u) / 4;
 }
