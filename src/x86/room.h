@@ -1362,7 +1362,7 @@ static void room_nostats(mf_format d, void *dst, mf_format s, const void *src, s
  * element at the position its stream index has in its Philox block, so that the paths start on a
  * block and leave nothing to the portable room) and copies out only their own
  * bytes (an odd e2m1 end keeps the high nibble of its last byte); that costs about what a short call
- * does, 15-25 ns. f16 -> f32 also takes a head up to the output's 64-byte boundary that way
+ * does, 15-30 ns. f16 -> f32 also takes a head up to the output's 64-byte boundary that way
  * (room_head; other pairs ran as fast or slower, the extra call costing more than the split
  * accesses). Each result depends on its own code and, in sr, its stream index alone, so the bytes
  * are the portable room's. A buffer is filled before the body and converted after it: a vector load of
