@@ -10,12 +10,10 @@ size_t mf_storage_bytes(mf_format fmt, size_t n)
     size_t w;
     if (!format_ok(fmt))
         return 0;
-    if (fmt == MF_FP4_E2M1)
-        return n / 2 + (n & 1);
     w = (size_t)(mf__fmt_get(fmt).bits + 7) / 8;
-    if (w == 0 || n > SIZE_MAX / w)
+    if (fmt != MF_FP4_E2M1 && (w == 0 || n > SIZE_MAX / w))
         return 0;
-    return n * w;
+    return mf__storage_bytes(fmt, n);
 }
 
 int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, const mf_opts *opts)

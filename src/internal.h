@@ -28,6 +28,13 @@ const mf__room *mf__room_at(size_t i);             /* i-th room, best first; NUL
 const mf__room *mf__room_by_name(const char *name); /* NULL if there is no such room */
 int mf__room_supported(const mf__room *room);       /* can this CPU run it? */
 
+/* Bytes that n elements of fmt take (e2m1: two a byte), without mf_storage_bytes's checks (a valid
+ * format, no overflow): for the rooms, which ask often, after mf_convert has checked. */
+static inline size_t mf__storage_bytes(mf_format fmt, size_t n)
+{
+    return fmt == MF_FP4_E2M1 ? n / 2 + (n & 1) : n * (size_t)((mf__fmt_get(fmt).bits + 7) / 8);
+}
+
 /* Do the byte ranges [a, a + na) and [b, b + nb) share a byte? (Empty ranges share none.) */
 static inline int mf__ranges_overlap(const void *a, size_t na, const void *b, size_t nb)
 {

@@ -64,12 +64,6 @@
 
 #include "kernels.h"
 
-/* mf_storage_bytes without its overflow check (mf_convert has made it) or its call: the rooms ask often,
- * and its division cost the short calls a tenth of their time */
-MF_V size_t room_bytes(const mf_format f, const size_t n)
-{
-    return f == MF_FP4_E2M1 ? n / 2 + (n & 1) : n * (size_t)((mf__fmt_get(f).bits + 7) / 8);
-}
 
 #define ROOM_CAT2(a, b) a##b
 #define ROOM_CAT(a, b) ROOM_CAT2(a, b)
@@ -732,7 +726,7 @@ enum { ROOM_STREAM_BYTES = 16 << 20 };
 
 static int room_streams(mf_format d, size_t n)
 {
-    return n >= ROOM_STREAM_BYTES / 8 && room_bytes(d, n) >= ROOM_STREAM_BYTES;
+    return n >= ROOM_STREAM_BYTES / 8 && mf__storage_bytes(d, n) >= ROOM_STREAM_BYTES;
 }
 
 static void room_stream_copy(void *dst, const void *src, size_t bytes)
@@ -759,8 +753,8 @@ static void room_portable(mf_format d, void *dst, mf_format s, const void *src, 
         return;
     po = *o;
     /* from is even here, so packed e2m1 starts on a whole byte */
-    sb = s == MF_FP4_E2M1 ? from / 2 : from * (size_t)((mf__fmt_get(s).bits + 7) / 8);
-    db = d == MF_FP4_E2M1 ? from / 2 : from * (size_t)((mf__fmt_get(d).bits + 7) / 8);
+    sb = mf__storage_bytes(s, from);
+    db = mf__storage_bytes(d, from);
     po.sr_offset = o->sr_offset + from;
     mf__room_portable.convert(d, (uint8_t *)dst + db, s, (const uint8_t *)src + sb, to - from, &po, count ? &st : NULL);
     if (count) {
@@ -970,15 +964,15 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
             /* the hardware prefetcher alone leaves DRAM idle between blocks: each block asks for the
              * next one's source (for f16, asking further ahead was slower; f64 sources ask as they go,
              * ROOM_F64_AHEAD) */
-            const size_t sbytes = room_bytes(s, bsize);
-            const char *next = (const char *)src + room_bytes(s, blk + m);
+            const size_t sbytes = mf__storage_bytes(s, bsize);
+            const char *next = (const char *)src + mf__storage_bytes(s, blk + m);
             for (i = 0; i < sbytes && blk + m < end && s != MF_FP64; i += 64)
                 _mm_prefetch(next + i, _MM_HINT_T0);
             dp = obuf;
         }
         /* stage 1: the block as binary32 (or, from f16 or bf16 widened in registers, the whole conversion) */
         if ((s == MF_FP16 || s == MF_BF16) && !count &&
-            room_hw16_widening(d, dp, s, (const uint8_t *)src + room_bytes(s, blk), m, o)) {
+            room_hw16_widening(d, dp, s, (const uint8_t *)src + mf__storage_bytes(s, blk), m, o)) {
             b32 = NULL;
         } else if (s == MF_FP32) {
             b32 = (const uint32_t *)src + blk;
@@ -1017,7 +1011,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
             }
         } else {
             uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
-            const uint8_t *sp = (const uint8_t *)src + (s == MF_FP4_E2M1 ? blk / 2 : blk * (size_t)((mf__fmt_get(s).bits + 7) / 8));
+            const uint8_t *sp = (const uint8_t *)src + mf__storage_bytes(s, blk);
             room_decode(s, out, sp, m);
             if (count && (d == MF_FP32 || d == MF_FP64))
                 room_decode_counts(out, m, d == MF_FP32, o->overflow == MF_OVERFLOW_SATURATE, &ct);
@@ -1124,7 +1118,7 @@ __attribute__((noinline)) static void room_lut_run(mf_format d, void *dst, mf_fo
 static int room_lut_pair(mf_format d, mf_format s)
 {
     const int s4 = s == MF_FP4_E2M1, d4 = d == MF_FP4_E2M1, wide = d == MF_FP16 || d == MF_BF16;
-    return ROOM_HW_LUT && d != s && (s4 || room_bytes(s, 64) == 64) && (wide || d4 || room_bytes(d, 64) == 64);
+    return ROOM_HW_LUT && d != s && (s4 || mf__storage_bytes(s, 64) == 64) && (wide || d4 || mf__storage_bytes(d, 64) == 64);
 }
 
 static int room_lut(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
@@ -1211,7 +1205,7 @@ static void room_blocked_part(mf_format d, void *dst, mf_format s, const void *s
     if (to <= from)
         return;
     po.sr_offset = o->sr_offset + from;
-    room_blocked(d, (uint8_t *)dst + room_bytes(d, from), s, (const uint8_t *)src + room_bytes(s, from),
+    room_blocked(d, (uint8_t *)dst + mf__storage_bytes(d, from), s, (const uint8_t *)src + mf__storage_bytes(s, from),
                  to - from, &po, NULL);
 }
 
@@ -1336,10 +1330,10 @@ static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t
         if (head > m)
             head = m;
         wo.sr_offset = o->sr_offset + pre;
-        hw_w16_loop(d, (uint8_t *)dst + room_bytes(d, pre), s, (const uint16_t *)src + pre, head - pre, &wo, 0);
+        hw_w16_loop(d, (uint8_t *)dst + mf__storage_bytes(d, pre), s, (const uint16_t *)src + pre, head - pre, &wo, 0);
     }
     wo.sr_offset = o->sr_offset + head;
-    hw_w16_loop(d, (uint8_t *)dst + room_bytes(d, head), s, (const uint16_t *)src + head, m - head, &wo, stream);
+    hw_w16_loop(d, (uint8_t *)dst + mf__storage_bytes(d, head), s, (const uint16_t *)src + head, m - head, &wo, stream);
     if (stream)
         _mm_sfence(); /* order the streaming stores before the caller's */
     room_portable(d, dst, s, src, m, n, o, &none, 0);
@@ -1380,8 +1374,8 @@ static void room_end_in(room_end *e, mf_format s, const void *src, size_t from, 
     e->t = to - from;
     e->q = o->round == MF_ROUND_STOCHASTIC ? (size_t)((o->sr_offset + from) & 15u) : 0; /* even with e2m1 */
     e->m = (e->q + e->t + ROOM_GRAIN - 1) / ROOM_GRAIN * ROOM_GRAIN;
-    memset(e->s, 0, room_bytes(s, e->m));
-    memcpy((uint8_t *)e->s + room_bytes(s, e->q), (const uint8_t *)src + room_bytes(s, from), room_bytes(s, e->t));
+    memset(e->s, 0, mf__storage_bytes(s, e->m));
+    memcpy((uint8_t *)e->s + mf__storage_bytes(s, e->q), (const uint8_t *)src + mf__storage_bytes(s, from), mf__storage_bytes(s, e->t));
 }
 
 __attribute__((noinline)) static void room_end_run(room_end *e, mf_format d, mf_format s, const mf_opts *o)
@@ -1393,9 +1387,9 @@ __attribute__((noinline)) static void room_end_run(room_end *e, mf_format d, mf_
 
 static void room_end_out(const room_end *e, mf_format d, void *dst)
 {
-    const size_t dq = room_bytes(d, e->q), dt = room_bytes(d, e->t);
+    const size_t dq = mf__storage_bytes(d, e->q), dt = mf__storage_bytes(d, e->t);
     const uint8_t *b = (const uint8_t *)e->d + dq;
-    uint8_t *out = (uint8_t *)dst + room_bytes(d, e->from);
+    uint8_t *out = (uint8_t *)dst + mf__storage_bytes(d, e->from);
     if (d == MF_FP4_E2M1 && (e->t & 1)) {
         memcpy(out, b, dt - 1);
         out[dt - 1] = (uint8_t)((out[dt - 1] & 0xF0u) | (b[dt - 1] & 0x0Fu));
@@ -1430,7 +1424,7 @@ __attribute__((noinline)) static void room_split(mf_format d, void *dst, mf_form
     if (body) {
         mf_opts bo = *o;
         bo.sr_offset = o->sr_offset + h;
-        room_nostats(d, (uint8_t *)dst + room_bytes(d, h), s, (const uint8_t *)src + room_bytes(s, h), body, &bo);
+        room_nostats(d, (uint8_t *)dst + mf__storage_bytes(d, h), s, (const uint8_t *)src + mf__storage_bytes(s, h), body, &bo);
     }
     if (h)
         room_end_run(&head, d, s, o);
