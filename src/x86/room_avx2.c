@@ -4,7 +4,7 @@
 
 #include "vec_avx2.h"
 
-#include "kernels.h"
+#include "../simd/kernels.h"
 
 /* f32 -> f16 with F16C's vcvtps2ph (rn, rz, ru, rd; IEEE overflow). hw_f16_special flags the lanes
  * the instruction gets wrong for us (NaN: it keeps payloads), hw_f16_fix mends them. */
@@ -138,4 +138,4 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
 #include "room_avx2_w16.h"
 
 #define ROOM_SYM avx2
-#include "room.h"
+#include "../simd/room.h"

@@ -2,8 +2,8 @@
  * Built with -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512cd -mavx2 -mf16c -mfma -mbmi2. */
 #include "vec_avx512.h"
 
-#include "kernels.h"
+#include "../simd/kernels.h"
 #include "room_avx512_hw.h"
 
 #define ROOM_SYM avx512
-#include "room.h"
+#include "../simd/room.h"

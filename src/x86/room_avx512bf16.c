@@ -3,7 +3,7 @@
 #define V_HAS_VBMI 1 /* this room also requires AVX512_VBMI (cpuid.c) */
 #include "vec_avx512.h"
 
-#include "kernels.h"
+#include "../simd/kernels.h"
 #include "room_avx512_hw.h"
 
 /* vcvtneps2bf16 flushes binary32 subnormal inputs to zero and keeps NaN payloads: a vector holding
@@ -268,4 +268,4 @@ static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const
 #define ROOM_HW_LUT 1
 
 #define ROOM_SYM avx512bf16
-#include "room.h"
+#include "../simd/room.h"

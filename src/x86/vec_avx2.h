@@ -6,6 +6,8 @@
 #define MF_X86_VEC_AVX2_H
 
 #include <immintrin.h>
+
+#include "vec_env.h"
 #include <stdint.h>
 
 #define MF_VL 8

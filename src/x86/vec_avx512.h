@@ -8,6 +8,8 @@
 #define MF_X86_VEC_AVX512_H
 
 #include <immintrin.h>
+
+#include "vec_env.h"
 #include <stdint.h>
 
 #define MF_VL 16

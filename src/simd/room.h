@@ -1,5 +1,6 @@
-/* src/x86/room.h - the body of an x86 room, included once by each room file after its vocabulary
- * (vec_*.h) and its hardware hooks:
+/* src/simd/room.h - the body of a SIMD room (x86 and aarch64), included once by each room file after
+ * its vocabulary (vec_*.h: the lanes, and the binary32 environment as v_csr_get / v_csr_set and the
+ * V_CSR_* bits) and its hardware hooks:
  *
  *   ROOM_SYM                     the room's symbol suffix (mf__room_<ROOM_SYM>) and name
  *   hw_f16_special(u), hw_f16_plain(p, u, r), hw_f16_fix(p, u, r)
@@ -53,12 +54,13 @@
  *     below the streaming size, where the last ones (ROOM_BOUNCE_MIN or more) go through a bounce
  *     buffer by the same paths (room_split).
  *   - stochastic rounding with an e2m1 side and an odd sr_offset: portable.
- * The binary32 environment (MXCSR: FTZ, DAZ, rounding, exception masks) is saved, cleared and
+ * The binary32 environment (x86 MXCSR: FTZ, DAZ, rounding, exception masks; aarch64 FPCR: FZ, FZ16,
+ * DN, AHP, rounding, trap enables) is saved, cleared and
  * restored around the vector part, so the caller's settings cannot change a bit; the calls whose
  * instructions cannot depend on it skip that (room_direct).
  */
-#ifndef MF_X86_ROOM_H
-#define MF_X86_ROOM_H
+#ifndef MF_SIMD_ROOM_H
+#define MF_SIMD_ROOM_H
 
 #include <string.h>
 
@@ -870,9 +872,9 @@ __attribute__((noinline)) static void room_f64_sr_block(mf_format d, uint32_t *o
     for (i = 0; i < m; i += MF_VL) {
         vu u;
         if (stream) { /* MF_VL doubles: one or two lines */
-            _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD, _MM_HINT_T0);
+            v_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD);
             if (MF_VL == 16)
-                _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD + 64, _MM_HINT_T0);
+                v_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD + 64);
         }
         u = hw_f64_to_f32_sr(sp + i, (const uint8_t *)rbuf + i * (size_t)w / 8, w, f.man, e_lo, top);
         if (d == MF_FP32)
@@ -895,7 +897,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
     size_t head = 0, end, blk, m, bsize;
     /* MXCSR rounding control for vcvtpd2ps: the mode itself into f32, rz for round-to-odd, for rna
      * (hw_f64_to_f32 adds the half place first) and for sr (room_f64_sr truncates) */
-    static const unsigned rc[MF_ROUND_COUNT] = {0x0000u, 0x6000u, 0x6000u, 0x4000u, 0x2000u, 0x6000u, 0x6000u};
+    static const unsigned rc[MF_ROUND_COUNT] = {V_CSR_RN, V_CSR_RZ, V_CSR_RZ, V_CSR_RU, V_CSR_RD, V_CSR_RZ, V_CSR_RZ};
     unsigned csr, csr_f64, csr_k;
     int csr_set, csr_once;
     const int f64sr = room_f64_sr(d, s, o);
@@ -936,23 +938,23 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
 
     /* no FTZ, no DAZ, round to nearest (or the kernel's mode: csr_k), exceptions masked: written only if
      * the caller's differs (ldmxcsr costs as much as a few hundred conversions) */
-    csr = _mm_getcsr(); /* read once: stmxcsr is slow to read back (about 5 ns a call here) */
-    csr_k = 0x1F80u | room_kernel_csr(d, r2, count);
-    csr_set = (csr & 0xFFC0u) != csr_k;
+    csr = v_csr_get(); /* read once: stmxcsr is slow to read back (about 5 ns a call here) */
+    csr_k = V_CSR_BASE | room_kernel_csr(d, r2, count);
+    csr_set = (csr & V_CSR_OWN) != csr_k;
     /* from f64, vcvtpd2ps rounds by MXCSR (below): where nothing else in a block does (into f32, or
      * where the rooms' kernels name their rounding in the instruction), the call writes it once
      * (writing it twice a block cost about 20% on DRAM: f64 -> e4m3 rn 3.43 -> 4.08 G/s) */
-    csr_f64 = ((csr & ~0xE040u) | 0x1F80u) | (d == MF_FP32 ? rc[o->round] : 0x6000u);
+    csr_f64 = (csr & ~V_CSR_OWN) | V_CSR_BASE | (d == MF_FP32 ? rc[o->round] : V_CSR_RZ);
 #ifdef V_HAS_RC_IN_INSN
     csr_once = s == MF_FP64;
 #else
     csr_once = s == MF_FP64 && d == MF_FP32;
 #endif
     if (csr_once) {
-        _mm_setcsr(csr_f64);
+        v_csr_set(csr_f64);
         csr_set = 1;
     } else if (csr_set)
-        _mm_setcsr((csr & ~0xE040u) | csr_k);
+        v_csr_set((csr & ~V_CSR_OWN) | csr_k);
     for (blk = head; blk < end; blk += m) {
         size_t i, dbytes = d == MF_FP4_E2M1 ? 0 : (size_t)((mf__fmt_get(d).bits + 7) / 8);
         const uint32_t *b32;
@@ -967,7 +969,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
             const size_t sbytes = mf__storage_bytes(s, bsize);
             const char *next = (const char *)src + mf__storage_bytes(s, blk + m);
             for (i = 0; i < sbytes && blk + m < end && s != MF_FP64; i += 64)
-                _mm_prefetch(next + i, _MM_HINT_T0);
+                v_prefetch(next + i);
             dp = obuf;
         }
         /* stage 1: the block as binary32 (or, from f16 or bf16 widened in registers, the whole conversion) */
@@ -980,16 +982,16 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
             const double *sp = (const double *)src + blk;
             uint32_t *out = d == MF_FP32 ? (uint32_t *)dp : buf;
             if (!csr_once) {
-                _mm_setcsr(csr_f64);
+                v_csr_set(csr_f64);
                 csr_set = 1;
             }
             if (f64sr)
                 room_f64_sr_block(d, out, sp, m, o->sr_offset + blk, &ks, stream);
             for (i = 0; i < m && !f64sr; i += MF_VL) {
                 if (stream) { /* MF_VL doubles: one or two lines */
-                    _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD, _MM_HINT_T0);
+                    v_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD);
                     if (MF_VL == 16)
-                        _mm_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD + 64, _MM_HINT_T0);
+                        v_prefetch((const char *)(sp + i) + ROOM_F64_AHEAD + 64);
                 }
                 if (d == MF_FP32 && o->round != MF_ROUND_ODD) {
                     v_store_u32(out + i, hw_f64_to_f32(sp + i, o->round));
@@ -1001,7 +1003,7 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
                 }
             }
             if (!csr_once)
-                _mm_setcsr((csr & ~0xE040u) | csr_k); /* restored below */
+                v_csr_set((csr & ~V_CSR_OWN) | csr_k); /* restored below */
             if (d == MF_FP32) {
                 if (o->overflow == MF_OVERFLOW_SATURATE) /* IEEE results: clamp infinities of finite inputs */
                     room_saturate_f32(out, m);
@@ -1048,9 +1050,9 @@ __attribute__((noinline)) static void room_blocked(mf_format d, void *dst, mf_fo
             room_stream_copy(final, obuf, d == MF_FP4_E2M1 ? m / 2 : m * dbytes);
     }
     if (stream)
-        _mm_sfence(); /* order the streaming stores before the caller's */
+        v_stream_fence(); /* order the streaming stores before the caller's */
     if (csr_set)
-        _mm_setcsr(csr);
+        v_csr_set(csr);
 
     room_portable(d, dst, s, src, end, n, o, &ct, count);
     if (st) {
@@ -1214,7 +1216,7 @@ __attribute__((noinline)) static int room_lut_sr_run(mf_format d, void *dst, mf_
 {
     const int s4 = s == MF_FP4_E2M1, d4 = d == MF_FP4_E2M1, wide = d == MF_FP16 || d == MF_BF16;
     const size_t nc = s4 ? 16 : 256, db = d4 ? 0 : wide ? 2 : 1;
-    const unsigned w = mf_sr_width(d), csr = _mm_getcsr();
+    const unsigned w = mf_sr_width(d), csr = v_csr_get();
     uint32_t u[256], lo[256], hi[256], T[256];
     uint8_t codes[256], tabs[512];
     uint16_t tab16[256];
@@ -1223,12 +1225,12 @@ __attribute__((noinline)) static int room_lut_sr_run(mf_format d, void *dst, mf_
     k_philox_keys ks;
     for (i = 0; i < 256; i++)
         codes[i] = (uint8_t)(s4 ? (2 * i) | (2 * i + 1) << 4 : i); /* e2m1: codes 0..15 in the first 8 bytes */
-    if ((csr & 0xFFC0u) != 0x1F80u) /* the kernels' environment, as room_blocked sets it */
-        _mm_setcsr((csr & ~0xE040u) | 0x1F80u);
+    if ((csr & V_CSR_OWN) != V_CSR_BASE) /* the kernels' environment, as room_blocked sets it */
+        v_csr_set((csr & ~V_CSR_OWN) | V_CSR_BASE);
     room_decode(s, u, codes, nc);
     room_sr_probe(d, o->overflow, u, nc, lo, hi, T);
-    if ((csr & 0xFFC0u) != 0x1F80u)
-        _mm_setcsr(csr);
+    if ((csr & V_CSR_OWN) != V_CSR_BASE)
+        v_csr_set(csr);
     for (i = 0; i < 256; i++) { /* e2m1's 16 codes repeated */
         const size_t x = i % nc;
         never &= T[x] == 1u << w;
@@ -1335,7 +1337,7 @@ static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t
     wo.sr_offset = o->sr_offset + head;
     hw_w16_loop(d, (uint8_t *)dst + mf__storage_bytes(d, head), s, (const uint16_t *)src + head, m - head, &wo, stream);
     if (stream)
-        _mm_sfence(); /* order the streaming stores before the caller's */
+        v_stream_fence(); /* order the streaming stores before the caller's */
     room_portable(d, dst, s, src, m, n, o, &none, 0);
     return 1;
 }
@@ -1463,4 +1465,4 @@ static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format 
 
 const mf__room ROOM_CAT(mf__room_, ROOM_SYM) = {ROOM_STR(ROOM_SYM), ROOM_CAT(room_convert_, ROOM_SYM)};
 
-#endif /* MF_X86_ROOM_H */
+#endif /* MF_SIMD_ROOM_H */

@@ -1,4 +1,4 @@
-/* src/x86/kernels.h - the vector kernels, written once over the vocabulary of vec_avx2.h /
+/* src/simd/kernels.h - the vector kernels, written once over the vocabulary of vec_avx2.h /
  * vec_avx512.h (the including room picks one) and compiled once per room.
  *
  * They reproduce the portable room bit for bit. The rounding kernel is the scalar core of
@@ -14,8 +14,8 @@
  *
  * Format facts come from detail/format.h, so a kernel instantiated with a constant format folds them.
  */
-#ifndef MF_X86_KERNELS_H
-#define MF_X86_KERNELS_H
+#ifndef MF_SIMD_KERNELS_H
+#define MF_SIMD_KERNELS_H
 
 #include "../internal.h"
 
@@ -184,7 +184,7 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
  * mode rounds away from zero; the infinities are told apart on |x| before the clamp. */
 MF_V unsigned k_round_dir_csr(const mf_round r)
 {
-    return r == MF_ROUND_UP ? 0x4000u : r == MF_ROUND_DOWN ? 0x2000u : 0x6000u;
+    return r == MF_ROUND_UP ? V_CSR_RU : r == MF_ROUND_DOWN ? V_CSR_RD : V_CSR_RZ;
 }
 
 MF_V vu k_round_dir_fast(vu u, const mf_format fmt, const mf_round r, const mf_overflow o)
@@ -693,4 +693,4 @@ MF_V void k_philox_chains(vu *rb, vu *ctr, uint64_t idx, const int sh, const k_p
         rb[j] = v_philox_last(rb[j], ks->k[9]);
 }
 
-#endif /* MF_X86_KERNELS_H */
+#endif /* MF_SIMD_KERNELS_H */
