@@ -5,8 +5,9 @@
 #                           demo (build/train.svg)
 #   scripts/setup.sh test   run every test tier: unit, exhaustive, hygiene, cuda (skips without a GPU),
 #                           fuzz replay, cli, package; the unit tier again under ASan+UBSan; the
-#                           first-use threads test under ThreadSanitizer; and each libFuzzer target
-#                           briefly when clang is present.
+#                           first-use threads test under ThreadSanitizer; each libFuzzer target
+#                           briefly when clang is present; and the unit tier cross-built for aarch64
+#                           under qemu-user when the cross tools are installed (scripts/cross-aarch64.sh).
 set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-demo}
@@ -65,6 +66,11 @@ test)
     else
         echo "clang not found: libFuzzer targets not run (their corpora are replayed by ctest)"
     fi
+    # The unit tier on aarch64 (the NEON room), cross-built and run under qemu-user, where the cross
+    # compilers and the arm64 libraries are installed (.ci/run installs them; else it says SKIP).
+    rc=0
+    sh scripts/cross-aarch64.sh build-aarch64 || rc=$?
+    [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
     # Every tier, last, so that its summary closes the log.
     ctest --test-dir build -j "$jobs" --output-on-failure
     ;;

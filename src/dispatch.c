@@ -18,6 +18,9 @@ static const mf__room *const rooms[] = {
 #if MF_X86_ROOMS
     &mf__room_avx512bf16, &mf__room_avx512, &mf__room_avx2,
 #endif
+#if MF_ARM_ROOMS
+    &mf__room_neon,
+#endif
     &mf__room_portable,
 };
 #define N_ROOMS (sizeof rooms / sizeof rooms[0])
@@ -32,6 +35,10 @@ int mf__room_supported(const mf__room *room)
         return (f & MF__X86_AVX512) != 0;
     if (room == &mf__room_avx2)
         return (f & MF__X86_AVX2) != 0;
+#endif
+#if MF_ARM_ROOMS
+    if (room == &mf__room_neon) /* Advanced SIMD is part of every AArch64 CPU that Linux runs on */
+        return 1;
 #endif
     return room == &mf__room_portable;
 }

@@ -21,6 +21,7 @@ extern const mf__room mf__room_portable;
 extern const mf__room mf__room_avx2;
 extern const mf__room mf__room_avx512;
 extern const mf__room mf__room_avx512bf16;
+extern const mf__room mf__room_neon; /* aarch64 */
 
 /* The door (dispatch.c): the room chosen for this process, and the list for tests and benchmarks. */
 const mf__room *mf__room_active(void);

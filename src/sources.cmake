@@ -33,6 +33,12 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND CMAKE_C_COMPILER_
   list(APPEND MF_LIB_DEFINITIONS MF_X86_ROOMS=1)
 endif()
 
+# The aarch64 room (Advanced SIMD, which every AArch64 CPU has: no flags needed).
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$" AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+  list(APPEND MF_LIB_SOURCES ${CMAKE_CURRENT_LIST_DIR}/arm/room_neon.c)
+  list(APPEND MF_LIB_DEFINITIONS MF_ARM_ROOMS=1)
+endif()
+
 # Add the library's sources, definitions and per-room flags to target.
 function(mf_library_sources target)
   target_sources(${target} PRIVATE ${MF_LIB_SOURCES})

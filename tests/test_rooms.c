@@ -7,6 +7,7 @@
  * the end must be untouched. A room the CPU lacks is reported as skipped (and if no SIMD room can
  * run at all, the test exits 77).
  */
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,11 +18,32 @@
 #include "../src/internal.h"
 #include "oracle/ref.h"
 
+/* The caller's binary32 environment: MXCSR on x86 (its bits 0-5 are sticky flags, which a conversion
+ * may add to), FPCR on aarch64 (no flags: FPSR holds them). */
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
-#define HAVE_MXCSR 1
+#define HAVE_FPENV 1
+#define ENV_NAME "MXCSR"
+#define ENV_FLAGS 0x3Fu
+static unsigned env_get(void) { return _mm_getcsr(); }
+static void env_set(unsigned c) { _mm_setcsr(c); }
+#elif defined(__aarch64__)
+#define HAVE_FPENV 1
+#define ENV_NAME "FPCR"
+#define ENV_FLAGS 0u
+static unsigned env_get(void)
+{
+    uint64_t r;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(r));
+    return (unsigned)r;
+}
+static void env_set(unsigned c)
+{
+    const uint64_t r = c;
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(r) : "memory");
+}
 #else
-#define HAVE_MXCSR 0
+#define HAVE_FPENV 0
 #endif
 
 static uint64_t state = 0x853C49E6748FEA9Bu;
@@ -141,6 +163,26 @@ static void check_one(const mf__room *room, mf_format d, mf_format s, size_t n, 
 static int rooms_tested;
 
 /* Every pair, mode, policy, with and without stats, on NMAX elements. */
+/* The door offers the rooms this target has: on aarch64 the NEON room, on every CPU (Advanced SIMD is
+ * part of AArch64), and it is the one chosen unless MF_BACKEND says otherwise; on x86-64 the three
+ * x86 rooms, each supported or not by this CPU. */
+START_TEST(test_rooms_expected_rooms)
+{
+#if defined(__aarch64__)
+    const mf__room *neon = mf__room_by_name("neon");
+    ck_assert_msg(neon != NULL, "no NEON room in an aarch64 build");
+    ck_assert(mf__room_supported(neon));
+    if (getenv("MF_BACKEND") == NULL)
+        ck_assert_str_eq(mf_backend(), "neon");
+#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    ck_assert(mf__room_by_name("avx2") != NULL);
+    ck_assert(mf__room_by_name("avx512") != NULL);
+    ck_assert(mf__room_by_name("avx512bf16") != NULL);
+#endif
+    ck_assert(mf__room_by_name("portable") != NULL && mf__room_supported(mf__room_by_name("portable")));
+}
+END_TEST
+
 START_TEST(test_rooms_all_pairs)
 {
     size_t ri;
@@ -994,15 +1036,26 @@ START_TEST(test_rooms_byte_tables_sr)
 }
 END_TEST
 
-#if HAVE_MXCSR
-/* The caller's FTZ/DAZ, rounding and exception-mask settings cannot change a room's bits (nor
- * raise a signal: the inputs hold signalling NaNs, subnormals and overflows), and MXCSR comes back
- * as it was. */
-START_TEST(test_rooms_ignore_mxcsr)
+#if HAVE_FPENV
+/* The caller's environment (x86: FTZ/DAZ, rounding, exception masks; aarch64: FZ, FZ16, DN, AHP,
+ * rounding) cannot change a room's bits (nor raise a signal: the inputs hold signalling NaNs,
+ * subnormals and overflows), and it comes back as it was. */
+START_TEST(test_rooms_ignore_fpenv)
 {
     size_t ri;
     const mf__room *room;
-    const unsigned csr = _mm_getcsr();
+    const unsigned csr = env_get();
+#if defined(__aarch64__)
+    /* FZ 24, DN 25, AHP 26, FZ16 19, RMode 22-23 (RP 1, RM 2, RZ 3); trap enables are left alone
+     * (most cores do not implement them, and a trap would end the test) */
+    const unsigned envs[] = {
+        (csr & ~0x07CF0000u) | 0x01400000u, /* FZ, round up */
+        (csr & ~0x07CF0000u) | 0x03C00000u, /* FZ, DN, toward zero */
+        (csr & ~0x07CF0000u) | 0x04880000u, /* AHP, FZ16, round down */
+        (csr & ~0x07CF0000u) | 0x07080000u, /* FZ, DN, AHP, FZ16, rn */
+        csr & ~0x07CF0000u,                 /* the default: the rooms that set another rounding must restore it */
+    };
+#else
     const unsigned envs[] = {
         csr | 0x8040u | 0x4000u,         /* FTZ, DAZ, round up */
         csr | 0x8040u | 0x6000u,         /* FTZ, DAZ, toward zero */
@@ -1010,10 +1063,11 @@ START_TEST(test_rooms_ignore_mxcsr)
         (csr & ~0x7F80u) | 0x2000u,      /* every exception unmasked, round down */
         (csr & ~0xE040u) | 0x1F80u,      /* the default: the rooms that set another rounding must restore it */
     };
+#endif
     for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
         int s, d, r, o;
         size_t e;
-        if (!mf__room_supported(room)) /* the portable room too: it must not depend on MXCSR either */
+        if (!mf__room_supported(room)) /* the portable room too: it must not depend on the environment either */
             continue;
         for (s = 0; s < MF_FORMAT_COUNT; s++) {
             fill((mf_format)s, src_buf, 512);
@@ -1026,18 +1080,18 @@ START_TEST(test_rooms_ignore_mxcsr)
                             memset(want, 0, sizeof want);
                             memset(got, 0, sizeof got);
                             mf__room_portable.convert((mf_format)d, want, (mf_format)s, src_buf, 512, &opt, NULL);
-                            _mm_setcsr(envs[e]);
+                            env_set(envs[e]);
                             room->convert((mf_format)d, got, (mf_format)s, src_buf, 512, &opt, NULL);
-                            after = _mm_getcsr();
-                            _mm_setcsr(csr);
-                            /* the exception flags (bits 0-5) may gain what the conversion raised */
-                            MF_EXPECT((after & ~0x3Fu) == (envs[e] & ~0x3Fu), "%s did not restore MXCSR (%#x, was %#x)",
+                            after = env_get();
+                            env_set(csr);
+                            /* the exception flags may gain what the conversion raised */
+                            MF_EXPECT((after & ~ENV_FLAGS) == (envs[e] & ~ENV_FLAGS), "%s did not restore " ENV_NAME " (%#x, was %#x)",
                                       room->name, after, envs[e]);
                             if (memcmp(want, got, sizeof want) != 0) {
                                 size_t i = 0;
                                 while (want[i] == got[i])
                                     i++;
-                                MF_EXPECT(0, "%s %s -> %s mode %d policy %d under MXCSR %#x differs at byte %zu: %#x, not %#x",
+                                MF_EXPECT(0, "%s %s -> %s mode %d policy %d under " ENV_NAME " %#x differs at byte %zu: %#x, not %#x",
                                           room->name, mf_format_name((mf_format)s), mf_format_name((mf_format)d), r, o,
                                           envs[e], i, got[i], want[i]);
                             }
@@ -1064,6 +1118,7 @@ int main(void)
     for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++)
         rooms_tested += room != &mf__room_portable && mf__room_supported(room);
     tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_rooms_expected_rooms);
     tcase_add_test(tc, test_rooms_all_pairs);
     tcase_add_test(tc, test_rooms_lengths);
     tcase_add_test(tc, test_rooms_heads_tails);
@@ -1079,8 +1134,8 @@ int main(void)
     tcase_add_test(tc, test_rooms_sr_sweep);
     tcase_add_test(tc, test_rooms_f64_sr);
     tcase_add_test(tc, test_rooms_narrow_vs_reference);
-#if HAVE_MXCSR
-    tcase_add_test(tc, test_rooms_ignore_mxcsr);
+#if HAVE_FPENV
+    tcase_add_test(tc, test_rooms_ignore_fpenv);
 #endif
     suite_add_tcase(s, tc);
     return mf_run_suite(s);

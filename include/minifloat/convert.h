@@ -80,8 +80,8 @@ MF_API int mf_round_from_name(const char *name, mf_round *out);
 MF_API int mf_overflow_from_name(const char *name, mf_overflow *out);
 
 /* The name of the room (implementation) bulk calls use in this process: "avx512bf16", "avx512",
- * "avx2" or "portable". Every room gives the same bits; MF_BACKEND=<name> in the environment, read
- * at the first conversion, selects one the CPU supports. */
+ * "avx2" (x86-64), "neon" (aarch64) or "portable". Every room gives the same bits; MF_BACKEND=<name>
+ * in the environment, read at the first conversion, selects one the CPU supports. */
 MF_API const char *mf_backend(void);
 
 /* The library's version string, e.g. "0.1.0". */
