@@ -16,8 +16,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # ---- dependencies --------------------------------------------------------------------------------
 need="cmake make gcc g++ pkg-config check libsubunit-dev libmpfr-dev libsleef-dev libfp16-dev librsvg2-bin"
 missing=""
+arch=$(dpkg --print-architecture 2>/dev/null || echo "")
 for p in $need; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+    # the native package first: with a second architecture installed (.ci/run adds arm64), an
+    # unqualified name that both have is ambiguous to dpkg; arch-independent ones answer unqualified
+    dpkg -s "$p:$arch" >/dev/null 2>&1 || dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
     echo "installing:$missing"
