@@ -1,5 +1,5 @@
-/* src/simd/kernels.h - the vector kernels, written once over the vocabulary of vec_avx2.h /
- * vec_avx512.h (the including room picks one) and compiled once per room.
+/* src/simd/kernels.h - the vector kernels, written once over the vocabulary of src/x86/vec_avx2.h,
+ * src/x86/vec_avx512.h or src/arm/vec_neon.h (the including room picks one) and compiled once per room.
  *
  * They reproduce the portable room bit for bit. The rounding kernel is the scalar core of
  * include/minifloat/detail/round.h specialised for a binary32 source, whose significand has 24
@@ -120,7 +120,7 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
 /* ---- binary32 -> a narrow format, rn, no statistics: one binary32 addition does the rounding --------
  * Adding M = 2^(m - man + 23) (m the effective exponent, as above) to |x| leaves the rounded
  * significand, implicit bit included, in the low mantissa bits of the sum: the addition rounds to
- * nearest-even at exactly the target's last place (the room runs with MXCSR = rn, no FTZ/DAZ).
+ * nearest-even at exactly the target's last place (the room runs with MXCSR, or FPCR on aarch64, = rn, no FTZ/DAZ).
  * M also carries the code's exponent part in its mantissa, so the sum's low bits are the code.
  * |x| is first clamped to 2^(emax+1), which overflows in every format, so M stays finite. For
  * formats whose M fits binary32 (every signed narrow format but bf16). */
@@ -171,7 +171,7 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
 
 #ifndef V_HAS_RC_IN_INSN
 /* ---- binary32 -> a narrow format, rz, rna, ru, rd or ro, no statistics: k_round_rn_fast's addition
- * under MXCSR in another rounding mode (for rooms whose instructions cannot name it; the room sets
+ * under MXCSR (FPCR) in another rounding mode (for rooms whose instructions cannot name it; the room sets
  * MXCSR's rounding control to k_round_dir_csr(r) around the kernel) ------------------------------------
  * |x| + M truncated (rz) keeps the grid point at or below |x|: rz. ro sets that code's last bit where
  * the sum was inexact, that is where sum - M != |x| (the subtraction is exact: the sum is within a
