@@ -120,7 +120,7 @@ static int run_once(const job *j)
 {
     if (j->room) {
         mf_opts o = {j->c->round, j->c->overflow, 12345, 0, NULL, 0};
-        j->room->convert(j->c->dst, j->dst, j->c->src, j->src, j->n, &o, NULL);
+        mf__room_for(j->room, j->c->dst, j->c->src)->convert(j->c->dst, j->dst, j->c->src, j->src, j->n, &o, NULL);
         return 1;
     }
     if (!j->fn) {

@@ -20,6 +20,7 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
 {
     static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
     const mf_opts *o = opts ? opts : &defaults;
+    const mf__room *room;
     size_t dbytes, sbytes;
     int rc = mf__check_convert_args(dst_fmt, src_fmt, o);
 
@@ -39,10 +40,11 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
         return MF_E_SIZE;
     if (dst_fmt != src_fmt && mf__ranges_overlap(dst, dbytes, src, sbytes))
         return MF_E_OVERLAP;
+    room = mf__room_for(mf__room_active(), dst_fmt, src_fmt);
     if (o->threads > 1)
-        mf__convert_parallel(mf__room_active(), dst_fmt, dst, src_fmt, src, n, o, o->stats, o->threads);
+        mf__convert_parallel(room, dst_fmt, dst, src_fmt, src, n, o, o->stats, o->threads);
     else
-        mf__room_active()->convert(dst_fmt, dst, src_fmt, src, n, o, o->stats);
+        room->convert(dst_fmt, dst, src_fmt, src, n, o, o->stats);
     return MF_OK;
 }
 

@@ -10,11 +10,22 @@
 typedef void (*mf__convert_fn)(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
                                const mf_opts *opts, mf_stats *stats);
 
-/* A room: one implementation of every bulk kernel. */
+/* A backend: its name, the pairs it converts itself (bit dst of own[src]) and its convert for them; the
+ * other pairs are its parent's (the backend it builds on), so a backend carries only what it changes. */
 typedef struct mf__room {
     const char *name;
+    const struct mf__room *parent; /* NULL for the portable backend, which converts every pair */
+    uint16_t own[MF_FORMAT_COUNT];
     mf__convert_fn convert;
 } mf__room;
+
+/* The backend that converts src -> dst for r: r itself, or the first ancestor that does. */
+static inline const mf__room *mf__room_for(const mf__room *r, mf_format dst, mf_format src)
+{
+    while (r->parent && !(r->own[src] >> dst & 1u))
+        r = r->parent;
+    return r;
+}
 
 /* The rooms (each defined in its own file). */
 extern const mf__room mf__room_portable;

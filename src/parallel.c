@@ -32,8 +32,6 @@ static void *run_piece(void *arg)
     return NULL;
 }
 
-static size_t byte_offset(mf_format f, size_t i) { return f == MF_FP4_E2M1 ? i / 2 : mf_storage_bytes(f, i); }
-
 void mf__convert_parallel(const mf__room *room, mf_format d, void *dst, mf_format s, const void *src, size_t n,
                           const mf_opts *o, mf_stats *st, int threads)
 {
@@ -59,8 +57,8 @@ void mf__convert_parallel(const mf__room *room, mf_format d, void *dst, mf_forma
         p->d = d;
         p->s = s;
         p->n = n - start < per ? n - start : per;
-        p->dst = (uint8_t *)dst + byte_offset(d, start);
-        p->src = (const uint8_t *)src + byte_offset(s, start);
+        p->dst = (uint8_t *)dst + mf__storage_bytes(d, start);
+        p->src = (const uint8_t *)src + mf__storage_bytes(s, start);
         p->o = *o;
         p->o.sr_offset = o->sr_offset + start;
         p->o.threads = 0;

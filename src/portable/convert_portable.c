@@ -177,4 +177,4 @@ static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const vo
     }
 }
 
-const mf__room mf__room_portable = {"portable", convert_portable};
+const mf__room mf__room_portable = {"portable", NULL, {0}, convert_portable};

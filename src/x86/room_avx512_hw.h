@@ -159,6 +159,8 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
     _mm512_stream_pd(out + 8, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1))));
 }
 
+#ifdef BK_PATHS
+
 /* Decoding the small formats by table: vpermd / vpermt2d look up 16 or 32 binary32 patterns per
  * instruction. The tables are filled once from the vector decoder k_decode (the same arithmetic the
  * other rooms use), so they hold no second copy of the formats' facts. */
@@ -259,6 +261,6 @@ MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size
 }
 #define ROOM_HW_DECODE 1
 
-#include "room_avx512_w16.h"
+#endif /* BK_PATHS */
 
 #endif /* MF_X86_ROOM_AVX512_HW_H */

@@ -415,6 +415,5 @@ static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, si
 #undef HW_W16_R
 #undef HW_W16_M
 }
-#define ROOM_HW_W16 1
 
 #endif /* MF_X86_ROOM_AVX512_W16_H */

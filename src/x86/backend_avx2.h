@@ -1,5 +1,8 @@
-/* src/x86/room_avx2.c - the AVX2 room (AVX2 + F16C + FMA + BMI2), 8 lanes.
- * Built with -mavx2 -mf16c -mfma -mbmi2; chosen by dispatch.c only where the CPU has them. */
+/* src/x86/backend_avx2.h - the AVX2 backend's configuration (AVX2 + F16C + FMA + BMI2, 8 lanes): its
+ * vocabulary and hardware hooks; with BK_PATHS (backend.c) also its path hooks. Compiled with
+ * -mavx2 -mf16c -mfma -mbmi2 (src/sources.cmake); chosen by dispatch.c only where the CPU has them. */
+#ifndef MF_X86_BACKEND_AVX2_H
+#define MF_X86_BACKEND_AVX2_H
 #include <string.h>
 
 #include "vec_avx2.h"
@@ -133,9 +136,9 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
     _mm256_stream_pd(out + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
 }
 
+#ifdef BK_PATHS
 #include "room_avx2_decode.h"
 #include "room_avx2_lut.h"
-#include "room_avx2_w16.h"
+#endif
 
-#define ROOM_SYM avx2
-#include "../simd/room.h"
+#endif /* MF_X86_BACKEND_AVX2_H */

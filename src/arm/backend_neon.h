@@ -1,10 +1,13 @@
-/* src/arm/room_neon.c - the AArch64 Advanced SIMD room, 4 lanes: the kernels of src/simd/kernels.h and
- * the body of src/simd/room.h over vec_neon.h, with these hardware hooks. Compiled only for aarch64
+/* src/arm/backend_neon.h - the AArch64 Advanced SIMD backend's configuration, 4 lanes: the kernels of
+ * src/simd/kernels.h and the paths of src/simd/backend_paths.h over vec_neon.h, with these hooks. Compiled only for aarch64
  * targets (src/sources.cmake); dispatch.c offers it on every AArch64 CPU.
  *
  * The conversion instructions round by FPCR, which the room sets (vec_neon.h): FCVTN for f32 -> f16
  * in rn (the other modes take the integer kernel), FCVTL for f16 -> f32 and f32 -> f64, FCVTXN (round
  * to odd) and FCVTN for f64 -> f32. */
+#ifndef MF_ARM_BACKEND_NEON_H
+#define MF_ARM_BACKEND_NEON_H
+
 #include <string.h>
 
 #include "vec_neon.h"
@@ -126,5 +129,4 @@ MF_V void hw_f32_to_f64(double *out, vu u)
 }
 MF_V void hw_f32_to_f64_nt(double *out, vu u) { hw_f32_to_f64(out, u); }
 
-#define ROOM_SYM neon
-#include "../simd/room.h"
+#endif /* MF_ARM_BACKEND_NEON_H */

@@ -1,5 +1,9 @@
-/* src/x86/room_avx512bf16.c - the AVX-512 room plus AVX512_BF16's vcvtneps2bf16 for f32 -> bf16 rn.
- * Built with the AVX-512 flags and -mavx512bf16. */
+/* src/x86/backend_avx512bf16.h - the avx512bf16 backend's configuration: the AVX-512 backend's hooks plus
+ * AVX512_BF16's vcvtneps2bf16 (f32 -> bf16 rn) and, with BK_PATHS, AVX512_VBMI's byte tables. It
+ * converts only the pairs those change (BK_OWN_DSTS) and inherits the rest from avx512. Compiled with the
+ * AVX-512 flags and -mavx512bf16 -mavx512vbmi. */
+#ifndef MF_X86_BACKEND_AVX512BF16_H
+#define MF_X86_BACKEND_AVX512BF16_H
 #define V_HAS_VBMI 1 /* this room also requires AVX512_VBMI (cpuid.c) */
 #include "vec_avx512.h"
 
@@ -52,6 +56,18 @@ MF_V int hw_bf16_direct_ok(void)
 }
 #define ROOM_HW_BF16 1
 
+/* The pairs this backend converts itself: every destination bf16 (vcvtneps2bf16) and the byte-table
+ * pairs (vpermt2b: a one-byte or e2m1 source into another of those, f16 or bf16; room_lut_pair);
+ * avx512 converts the rest. */
+#define BK_BIT(f) (1u << (f))
+#define BK_BYTE_FMTS                                                                                      \
+    (BK_BIT(MF_FP8_E4M3) | BK_BIT(MF_FP8_E5M2) | BK_BIT(MF_FP6_E2M3) | BK_BIT(MF_FP6_E3M2) |              \
+     BK_BIT(MF_FP4_E2M1) | BK_BIT(MF_E8M0))
+#define BK_OWN_DSTS(s)                                                                                    \
+    (BK_BIT(MF_BF16) | (BK_BYTE_FMTS >> (s) & 1u ? (BK_BYTE_FMTS | BK_BIT(MF_FP16)) & ~BK_BIT(s) : 0u))
+#define BK_PARENT mf__room_avx512
+
+#ifdef BK_PATHS
 /* ---- byte-code tables (AVX512_VBMI): 256 entries in four registers, 64 lookups in four ops ---------- */
 MF_V __m512i hw_lut256(__m512i idx, const __m512i *t)
 {
@@ -266,6 +282,6 @@ static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const
     }
 }
 #define ROOM_HW_LUT 1
+#endif /* BK_PATHS */
 
-#define ROOM_SYM avx512bf16
-#include "../simd/room.h"
+#endif /* MF_X86_BACKEND_AVX512BF16_H */
