@@ -1,6 +1,6 @@
 /* bench/survey: every pair of formats, in the chosen modes and policies, on DRAM-sized arrays, as a ratio to
- * memcpy's bytes a second (not a test). Issue 3 asks every conversion for >= 0.9x memcpy; bench/convert
- * measures a fixed list of rows, this sweeps the rest.
+ * memcpy's bytes a second (not a test). docs/performance.md counts the conversions at >= 0.9x memcpy;
+ * bench/convert measures a fixed list of rows, this sweeps the rest.
  *
  * usage: build/bench/survey [--n N] [--mode rn|rna|rz|ru|rd|ro|sr|all] [--policy ieee|sat|all] [--below R]
  *                           [--from FMT] [--to FMT]

@@ -1,6 +1,6 @@
 /* tests/oracle/breakpoints.h - a rounding oracle for binary32 inputs, built from decision boundaries.
  *
- * Written from the format table and rounding rules of the semantics (issue 2), sharing no code
+ * Written from the format table and rounding rules of docs/formats.md and docs/rounding.md, sharing no code
  * with the library: each format's finite values come from the textbook formula (ldexp of the
  * fields), and the rounding of a magnitude is a search among those values. Since the result only
  * changes at a decision boundary (a representable value for directed modes, a midpoint for nearest

@@ -1,6 +1,6 @@
 /* tests/oracle/ref.h - a slow textbook reference for rounding into every minifloat format.
  *
- * Written from the semantics list of issue 2 only; shares no code with src/ or
+ * Written only from the semantics in docs/formats.md and docs/rounding.md; shares no code with src/ or
  * include/minifloat/detail/. Each format's finite non-negative values are tabulated with ldexp
  * (code = index, since positive codes increase with value); a double input is placed between its
  * neighbours lo <= |x| < hi by binary search (hi may be the virtual value one code above max) and
