@@ -8,13 +8,42 @@
 #define MF_TEST_H
 
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MF_EXPECT(cond, ...)           \
     do {                               \
         if (!(cond))                   \
             ck_abort_msg(__VA_ARGS__); \
     } while (0)
+
+/* Bit casts between the IEEE formats and their encodings. The tests keep their own (memcpy) rather than
+ * borrow the library's, so that no check leans on the code it checks. */
+static inline uint32_t mf_test_f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+static inline float mf_test_bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline uint64_t mf_test_f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+static inline double mf_test_bits_f64(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
 
 /* Run a suite; the process exit status tells ctest the verdict. */
 static inline int mf_run_suite(Suite *s)

@@ -56,13 +56,7 @@ static double f16_value(uint16_t h)
     double v = e == 31 ? (m ? NAN : INFINITY) : e == 0 ? ldexp(m, -24) : ldexp(1024 + m, e - 25);
     return (h >> 15) ? -v : v;
 }
-static double bf16_value(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+static double bf16_value(uint16_t h) { return mf_test_bits_f32((uint32_t)h << 16); }
 
 /* A tensor: the stored array in its source format and its values decoded here. */
 typedef struct {

@@ -31,15 +31,13 @@ static float rnd_f32(void)
 {
     uint64_t r = rnd64();
     uint32_t bits;
-    float x;
     switch (r & 3) {
     case 0: bits = (uint32_t)(r >> 32); break;                                   /* anything */
     case 1: bits = (uint32_t)((r >> 32) & 0x807FFFFFu) | ((uint32_t)(100 + (r >> 8) % 60) << 23); break;
     case 2: bits = (uint32_t)((r >> 32) & 0x807FFFFFu) | ((uint32_t)(120 + (r >> 8) % 12) << 23); break;
     default: bits = (uint32_t)((r >> 32) & 0x80FFFFFFu); break;                 /* tiny */
     }
-    memcpy(&x, &bits, 4);
-    return x;
+    return mf_test_bits_f32(bits);
 }
 
 /* Element i of a bulk array as a code. */

@@ -39,19 +39,6 @@ static uint32_t rnd32(void)
     return (uint32_t)(rng >> 16);
 }
 
-static float from_bits(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-static uint32_t to_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
 /* ---- the point set (positive f32 bit patterns, signs added by the sweep) ------------------------ */
 typedef struct {
     uint32_t *v;
@@ -76,11 +63,11 @@ static int push_with_ulps(pts *p, double d)
     float f = (float)d;
     if (!(d >= 0) || (double)f != d || isinf(f))
         return 0;
-    push(p, to_bits(f));
+    push(p, mf_test_f32_bits(f));
     if (f > 0)
-        push(p, to_bits(nextafterf(f, 0.0f)));
+        push(p, mf_test_f32_bits(nextafterf(f, 0.0f)));
     if (f < FLT_MAX)
-        push(p, to_bits(nextafterf(f, INFINITY)));
+        push(p, mf_test_f32_bits(nextafterf(f, INFINITY)));
     return 1;
 }
 
@@ -119,7 +106,7 @@ static pts boundary_set(ref_format rf, size_t *n_values, size_t *n_mids)
     for (c = 1; c < 64; c++) /* f32 subnormals: the smallest and the largest */
         push(&p, c), push(&p, 0x00800000u - c);
     push(&p, 0);
-    push(&p, to_bits(FLT_MAX));
+    push(&p, mf_test_f32_bits(FLT_MAX));
     push(&p, 0x7F800000u);
     for (i = 0; i < 2000; i++) /* random finite values */
         push(&p, rnd32() % 0x7F800000u);
@@ -164,7 +151,7 @@ static void sweep_format(size_t k)
     for (i = 0; i < p.n; i++)
         for (s = 0; s < 2; s++) {
             uint32_t bits = p.v[i] | (s ? 0x80000000u : 0);
-            float x = from_bits(bits);
+            float x = mf_test_bits_f32(bits);
             uint32_t frac = ref_sr_fraction(rf, fabs((double)x));
             unsigned ev_mask = ~0u;
             for (m = 0; m < REF_NMODES; m++)
@@ -227,7 +214,7 @@ START_TEST(test_f32_identity)
                 for (m = 0; m < REF_NMODES; m++)
                     for (sat = 0; sat < 2; sat++) {
                         uint32_t bits = p.v[i] | (s ? 0x80000000u : 0), rb = rnd32();
-                        float x = from_bits(bits);
+                        float x = mf_test_bits_f32(bits);
                         unsigned ev = 0, want_ev = isnan(x) ? MF_EVENT_NAN : 0;
                         uint32_t got = mf_from_f32_ev(MF_FP32, x, modes[m],
                                                       sat ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE, rb, &ev);
@@ -255,7 +242,7 @@ START_TEST(test_f32_identity_subnormal_event)
             for (m = 0; m < REF_NMODES; m++) {
                 uint32_t bits = b | (s ? 0x80000000u : 0);
                 unsigned ev = 0;
-                mf_from_f32_ev(MF_FP32, from_bits(bits), modes[m], MF_OVERFLOW_IEEE, 0, &ev);
+                mf_from_f32_ev(MF_FP32, mf_test_bits_f32(bits), modes[m], MF_OVERFLOW_IEEE, 0, &ev);
                 MF_EXPECT(ev == MF_EVENT_SUBNORMAL, "f32 -> f32 of subnormal 0x%08x mode %d: events 0x%x want 0x%x",
                           bits, m, ev, (unsigned)MF_EVENT_SUBNORMAL);
                 cases++;

@@ -58,26 +58,16 @@ static double rnd_normal(void)                                                  
     return sqrt(-2.0 * log(1.0 - a)) * cos(6.283185307179586 * b);
 }
 
-static float f32_from_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* Floats in order: ord(-x) = -ord(x), ord(+-0) = 0. */
 static int64_t ord_of(float f)
 {
-    uint32_t u = f32_bits(f);
+    uint32_t u = mf_test_f32_bits(f);
     return (u >> 31) ? -(int64_t)(u & 0x7FFFFFFFu) : (int64_t)u;
 }
-static float float_of_ord(int64_t k) { return k < 0 ? f32_from_bits(0x80000000u | (uint32_t)-k) : f32_from_bits((uint32_t)k); }
+static float float_of_ord(int64_t k)
+{
+    return k < 0 ? mf_test_bits_f32(0x80000000u | (uint32_t)-k) : mf_test_bits_f32((uint32_t)k);
+}
 
 /* Code i of an array in format f (the layouts of minifloat/convert.h). */
 static uint64_t load_code(mf_format f, const void *p, size_t i)
@@ -106,11 +96,8 @@ static uint64_t load_code(mf_format f, const void *p, size_t i)
 static double load_value(mf_format f, const void *p, size_t i)
 {
     uint64_t c = load_code(f, p, i);
-    double d;
-    if (f == MF_FP64) {
-        memcpy(&d, &c, 8);
-        return d;
-    }
+    if (f == MF_FP64)
+        return mf_test_bits_f64(c);
     return mf_to_f64(f, (uint32_t)c);
 }
 
@@ -443,7 +430,7 @@ static uint64_t measure_all(meas *m, int dst, uint64_t *bad)
                     u ^= 0x40000000u;
                 if (i & 1) /* half of them in 2^-27 <= |x| < 2^7, where the functions change */
                     u = (u & 0x807FFFFFu) | ((uint32_t)(100 + rnd64() % 34) << 23);
-                x[i] = f32_from_bits(u);
+                x[i] = mf_test_bits_f32(u);
             }
             measure_block((mf_unary_op)op, x, SWEEP, m, dst, bad);
             total += SWEEP;
@@ -680,7 +667,7 @@ START_TEST(test_rounding_and_stats)
         double v = rnd_normal() * (i % 3 == 0 ? 30.0 : 4.0);
         x[i] = (float)v;
         if (i % 97 == 5)
-            x[i] = f32_from_bits(0x7FC00000u | (uint32_t)i); /* NaN with a payload */
+            x[i] = mf_test_bits_f32(0x7FC00000u | (uint32_t)i); /* NaN with a payload */
         if (i % 101 == 7)
             x[i] = i & 1 ? INFINITY : -INFINITY;
         if (i % 89 == 3)
@@ -737,7 +724,7 @@ END_TEST
 START_TEST(test_exp_overflow)
 {
     /* binary32: ln(2^128 - 2^103) = 88.72283903...: 0x42B17217 (88.7228317) stays finite, 0x42B17218 not */
-    const float below = f32_from_bits(0x42B17217u), above = f32_from_bits(0x42B17218u);
+    const float below = mf_test_bits_f32(0x42B17217u), above = mf_test_bits_f32(0x42B17218u);
     float in[2], y[2];
     uint16_t h[2];
     mf_opts o;
@@ -832,22 +819,23 @@ START_TEST(test_specials)
     uint16_t h[5];
     x[0] = -INFINITY;
     x[1] = INFINITY;
-    x[2] = f32_from_bits(0xFFC01234u);
+    x[2] = mf_test_bits_f32(0xFFC01234u);
     x[3] = -0.0f;
     x[4] = 0.0f;
     for (op = 0; op < MF_UNARY_COUNT; op++) {
         run_f32((mf_unary_op)op, y, x, 5);
         for (i = 0; i < 5; i++)
-            ck_assert_msg(f32_bits(y[i]) == want[op][i], "%s(%a) = 0x%08x, want 0x%08x", mf_unary_name((mf_unary_op)op),
-                          (double)x[i], f32_bits(y[i]), want[op][i]);
+            ck_assert_msg(mf_test_f32_bits(y[i]) == want[op][i], "%s(%a) = 0x%08x, want 0x%08x",
+                          mf_unary_name((mf_unary_op)op), (double)x[i], mf_test_f32_bits(y[i]), want[op][i]);
         /* a signalling NaN source too: quiet canonical NaN */
-        x[2] = f32_from_bits(0x7F800001u);
+        x[2] = mf_test_bits_f32(0x7F800001u);
         run_f32((mf_unary_op)op, y, x + 2, 1);
-        ck_assert_uint_eq(f32_bits(y[0]), 0x7FC00000u);
-        x[2] = f32_from_bits(0xFFC01234u);
+        ck_assert_uint_eq(mf_test_f32_bits(y[0]), 0x7FC00000u);
+        x[2] = mf_test_bits_f32(0xFFC01234u);
         /* f16: the canonical NaN rounds to f16's NaN */
         ck_assert_int_eq(mf_unary((mf_unary_op)op, MF_FP16, h, MF_FP32, x, 5, NULL), MF_OK);
-        ck_assert_uint_eq(h[2], mf_from_f32(MF_FP16, f32_from_bits(0x7FC00000u), MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0));
+        ck_assert_uint_eq(
+            h[2], mf_from_f32(MF_FP16, mf_test_bits_f32(0x7FC00000u), MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0));
     }
     /* large finite inputs follow the formulas to the limits without NaN */
     x[0] = -FLT_MAX;
@@ -942,10 +930,10 @@ START_TEST(test_softmax_edges)
         /* all -inf (a fully masked row), a +inf, a NaN, -inf with +inf: the whole row NaN, as PyTorch */
         ck_assert_int_eq(mf_softmax(lg, MF_FP32, y, MF_FP32, c, 1, 3, NULL), MF_OK);
         for (i = 0; i < 3; i++)
-            ck_assert_uint_eq(f32_bits(y[i]), 0x7FC00000u);
+            ck_assert_uint_eq(mf_test_f32_bits(y[i]), 0x7FC00000u);
         ck_assert_int_eq(mf_softmax(lg, MF_FP32, y, MF_FP32, d, 1, 3, NULL), MF_OK);
         for (i = 0; i < 3; i++)
-            ck_assert_uint_eq(f32_bits(y[i]), 0x7FC00000u);
+            ck_assert_uint_eq(mf_test_f32_bits(y[i]), 0x7FC00000u);
         ck_assert_int_eq(mf_softmax(lg, MF_FP16, h, MF_FP32, e, 1, 3, &o), MF_OK);
         for (i = 0; i < 3; i++)
             ck_assert(mf_to_f32(MF_FP16, h[i]) != mf_to_f32(MF_FP16, h[i])); /* NaN */
@@ -1133,13 +1121,14 @@ START_TEST(test_formulas)
     run_f32(MF_UNARY_TANH, th, inner, N);
     run_f32(MF_UNARY_SIGMOID, y, x, N);
     for (i = 0; i < N; i++)
-        MF_EXPECT(f32_bits(y[i]) == f32_bits(1.0f / (1.0f + e[i])), "sigmoid(%a)", (double)x[i]);
+        MF_EXPECT(mf_test_f32_bits(y[i]) == mf_test_f32_bits(1.0f / (1.0f + e[i])), "sigmoid(%a)", (double)x[i]);
     run_f32(MF_UNARY_SILU, y, x, N);
     for (i = 0; i < N; i++)
-        MF_EXPECT(f32_bits(y[i]) == f32_bits(x[i] / (1.0f + e[i])), "silu(%a)", (double)x[i]);
+        MF_EXPECT(mf_test_f32_bits(y[i]) == mf_test_f32_bits(x[i] / (1.0f + e[i])), "silu(%a)", (double)x[i]);
     run_f32(MF_UNARY_GELU_TANH, y, x, N);
     for (i = 0; i < N; i++)
-        MF_EXPECT(f32_bits(y[i]) == f32_bits((0.5f * x[i]) * (1.0f + th[i])), "gelu_tanh(%a)", (double)x[i]);
+        MF_EXPECT(mf_test_f32_bits(y[i]) == mf_test_f32_bits((0.5f * x[i]) * (1.0f + th[i])), "gelu_tanh(%a)",
+                  (double)x[i]);
 
     /* softmax as elementwise.h documents it: binary32 x - m and exp, the sum of the others in binary64 in
      * four partial sums (c mod 4), the quotient in binary64, rounded once */
@@ -1167,7 +1156,8 @@ START_TEST(test_formulas)
             sum = (double)e[k] + ((part[0] + part[1]) + (part[2] + part[3]));
             ck_assert_int_eq(mf_softmax(0, MF_FP32, y, MF_FP32, x, 1, n, NULL), MF_OK);
             for (c = 0; c < n; c++)
-                MF_EXPECT(f32_bits(y[c]) == f32_bits((float)((double)e[c] / sum)), "softmax width %zu element %zu", n, c);
+                MF_EXPECT(mf_test_f32_bits(y[c]) == mf_test_f32_bits((float)((double)e[c] / sum)),
+                          "softmax width %zu element %zu", n, c);
         }
     }
 }
@@ -1187,7 +1177,7 @@ START_TEST(test_environment)
         switch (i % 4) {
         case 0: x[i] = (float)(rnd_normal() * 5.0); break;
         case 1: x[i] = (float)(-87.0 - rnd_unit() * 17.0); break;
-        case 2: x[i] = f32_from_bits((uint32_t)(rnd64() & 0x807FFFFFu)); break; /* subnormal */
+        case 2: x[i] = mf_test_bits_f32((uint32_t)(rnd64() & 0x807FFFFFu)); break; /* subnormal */
         default: x[i] = (float)(rnd_normal() * 60.0); break;
         }
     }
@@ -1218,8 +1208,9 @@ START_TEST(test_environment)
                 ck_assert_uint_eq(_mm_getcsr() & 0xFFC0u, csr & 0xFFC0u);
 #endif
                 for (i = 0; i < N; i++)
-                    MF_EXPECT(f32_bits(y[i]) == f32_bits(base[op][i]), "op %u under mode %zu ftz %u: x = %a: %a, %a",
-                              op, m, ftz, (double)x[i], (double)y[i], (double)base[op][i]);
+                    MF_EXPECT(mf_test_f32_bits(y[i]) == mf_test_f32_bits(base[op][i]),
+                              "op %u under mode %zu ftz %u: x = %a: %a, %a", op, m, ftz, (double)x[i], (double)y[i],
+                              (double)base[op][i]);
                 runs++;
             }
 #ifdef HAVE_MXCSR
@@ -1335,7 +1326,7 @@ static int report(int exhaustive)
         for (op = 0; op < MF_UNARY_COUNT; op++) {
             for (b = 0; b < (1ull << 32); b += 1u << 16) {
                 for (i = 0; i < (1u << 16); i++)
-                    x[i] = f32_from_bits((uint32_t)(b + i));
+                    x[i] = mf_test_bits_f32((uint32_t)(b + i));
                 measure_block((mf_unary_op)op, x, 1u << 16, m, 0, &bad);
                 total += 1u << 16;
             }

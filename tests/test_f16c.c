@@ -42,20 +42,6 @@ static int cpu_has_f16c(void)
     return (c >> 29) & 1u;
 }
 
-static uint32_t f32_bits(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
-static uint64_t f64_bits(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
 static int f16_is_nan(uint32_t h) { return (h & 0x7C00u) == 0x7C00u && (h & 0x3FFu) != 0; }
 
 /* vcvtph2ps of all 65536 codes. */
@@ -76,9 +62,9 @@ START_TEST(test_decode)
 
     hw_decode_all(hw);
     for (c = 0; c < 65536u; c++) {
-        const uint32_t want = f32_bits(hw[c]), got = f32_bits(mf_to_f32(MF_FP16, c));
+        const uint32_t want = mf_test_f32_bits(hw[c]), got = mf_test_f32_bits(mf_to_f32(MF_FP16, c));
         /* cvtss2sd widens the F16C result exactly, NaN payload included. */
-        const uint64_t want64 = f64_bits((double)hw[c]), got64 = f64_bits(mf_to_f64(MF_FP16, c));
+        const uint64_t want64 = mf_test_f64_bits((double)hw[c]), got64 = mf_test_f64_bits(mf_to_f64(MF_FP16, c));
         MF_EXPECT(got == want, "f16 0x%04" PRIx32 " -> f32: got 0x%08" PRIx32 ", vcvtph2ps 0x%08" PRIx32, c,
                   got, want);
         MF_EXPECT(got64 == want64, "f16 0x%04" PRIx32 " -> f64: got 0x%016" PRIx64 ", want 0x%016" PRIx64, c,
@@ -130,10 +116,7 @@ static void record_block(uint32_t first, uint16_t hw[4][8], sweep_result *r)
     for (m = 0; m < 4; m++)
         for (k = 0; k < 8; k++) {
             const uint32_t bits = first + k;
-            float x;
-            uint32_t ours;
-            memcpy(&x, &bits, sizeof x);
-            ours = mf_from_f32(MF_FP16, x, modes[m], MF_OVERFLOW_IEEE, 0);
+            const uint32_t ours = mf_from_f32(MF_FP16, mf_test_bits_f32(bits), modes[m], MF_OVERFLOW_IEEE, 0);
             if (mismatch(bits, ours, hw[m][k]))
                 record(r, m, bits, ours, hw[m][k]);
         }

@@ -37,13 +37,6 @@ static uint64_t rnd64(void)
     return rng;
 }
 
-static double d_from_bits(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, 8);
-    return d;
-}
-
 typedef struct {
     double *v;
     size_t n, cap;
@@ -96,9 +89,7 @@ static pts boundary_set(ref_format rf, size_t *pairs)
         size_t k;
         for (e = 0; e < 255; e++)
             for (k = 0; k < sizeof mants / sizeof mants[0]; k++) {
-                uint32_t b = ((uint32_t)e << 23) | mants[k];
-                float f;
-                memcpy(&f, &b, 4);
+                float f = mf_test_bits_f32(((uint32_t)e << 23) | mants[k]);
                 ck_assert(ref_neighbours(rf, f, &lo, &hi, &lc, &hc) && lo == f);
                 push_pair(&p, lo, hi);
                 ++*pairs;
@@ -126,11 +117,11 @@ static pts boundary_set(ref_format rf, size_t *pairs)
     push_around(&p, 1e300, 1);
     push(&p, DBL_MAX);
     push(&p, INFINITY);
-    push(&p, d_from_bits(0x7FF8000000000000u));
-    push(&p, d_from_bits(0x7FF8000000000001u));
-    push(&p, d_from_bits(0x7FFFFFFFFFFFFFFFu));
-    push(&p, d_from_bits(0x7FF0000000000001u)); /* signalling */
-    push(&p, d_from_bits(0x7FF4000000000000u)); /* signalling */
+    push(&p, mf_test_bits_f64(0x7FF8000000000000u));
+    push(&p, mf_test_bits_f64(0x7FF8000000000001u));
+    push(&p, mf_test_bits_f64(0x7FFFFFFFFFFFFFFFu));
+    push(&p, mf_test_bits_f64(0x7FF0000000000001u)); /* signalling */
+    push(&p, mf_test_bits_f64(0x7FF4000000000000u)); /* signalling */
     return p;
 }
 
@@ -144,7 +135,7 @@ static double random_input(ref_format rf)
     int kind = (int)((r >> 1) & 3);
     uint64_t m = rnd64();
     if (kind == 0) { /* any non-NaN bit pattern: every exponent */
-        double d = d_from_bits(m);
+        double d = mf_test_bits_f64(m);
         return isnan(d) ? 1.0 : d;
     }
     if (kind == 1) { /* random significand, exponent within the format's range +-8 */
@@ -158,10 +149,7 @@ static double random_input(ref_format rf)
         double base, d;
         int64_t k = (int64_t)(m >> 34) - ((int64_t)1 << 29); /* |k| < 2^30 f64 ulps */
         if (rf == REF_F32) {
-            uint32_t b = (uint32_t)(r >> 8) % 0x7F800000u;
-            float f;
-            memcpy(&f, &b, 4);
-            base = f;
+            base = mf_test_bits_f32((uint32_t)(r >> 8) % 0x7F800000u);
         } else {
             base = ref_decode(rf, (uint32_t)((r >> 8) % ref_count_finite(rf)));
         }

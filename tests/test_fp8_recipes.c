@@ -26,20 +26,6 @@
 
 /* ---- helpers --------------------------------------------------------------------------------------- */
 
-static uint32_t fbits(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    return u;
-}
-
-static float ffrom(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 static uint64_t rnd64(void)
 {
@@ -56,12 +42,12 @@ static float rnd_f32(void)
 {
     uint32_t r = rnd32(), sign = (r & 1u) << 31;
     switch ((r >> 1) % 16) {
-    case 0: return ffrom(sign | (rnd32() & 0x007FFFFFu));                 /* subnormal or zero */
-    case 1: return ffrom(sign);                                           /* +-0 */
-    case 2: return ffrom(sign | 0x7F800000u);                             /* +-inf */
-    case 3: return ffrom(sign | 0x7FC00000u | (rnd32() & 0x3FFFFFu));     /* NaN */
-    case 4: return ffrom(rnd32());                                        /* any pattern */
-    default: return ffrom(sign | ((uint32_t)(107 + rnd32() % 40) << 23) | (rnd32() & 0x007FFFFFu));
+    case 0: return mf_test_bits_f32(sign | (rnd32() & 0x007FFFFFu));                 /* subnormal or zero */
+    case 1: return mf_test_bits_f32(sign);                                           /* +-0 */
+    case 2: return mf_test_bits_f32(sign | 0x7F800000u);                             /* +-inf */
+    case 3: return mf_test_bits_f32(sign | 0x7FC00000u | (rnd32() & 0x3FFFFFu));     /* NaN */
+    case 4: return mf_test_bits_f32(rnd32());                                        /* any pattern */
+    default: return mf_test_bits_f32(sign | ((uint32_t)(107 + rnd32() % 40) << 23) | (rnd32() & 0x007FFFFFu));
     }
 }
 
@@ -70,10 +56,10 @@ static float rnd_scale(void)
 {
     uint32_t r = rnd32();
     switch (r % 6) {
-    case 0: return ffrom((uint32_t)(100 + rnd32() % 60) << 23);               /* 2^-27 .. 2^32 */
-    case 1: return ffrom(1 + rnd32() % 0x007FFFFFu);                          /* subnormal */
-    case 2: return ffrom(0x7F000000u | (rnd32() & 0x007FFFFFu));              /* >= 2^127 */
-    default: return ffrom(((uint32_t)(110 + rnd32() % 40) << 23) | (rnd32() & 0x007FFFFFu));
+    case 0: return mf_test_bits_f32((uint32_t)(100 + rnd32() % 60) << 23);               /* 2^-27 .. 2^32 */
+    case 1: return mf_test_bits_f32(1 + rnd32() % 0x007FFFFFu);                          /* subnormal */
+    case 2: return mf_test_bits_f32(0x7F000000u | (rnd32() & 0x007FFFFFu));              /* >= 2^127 */
+    default: return mf_test_bits_f32(((uint32_t)(110 + rnd32() % 40) << 23) | (rnd32() & 0x007FFFFFu));
     }
 }
 
@@ -86,7 +72,7 @@ static float ref_load(mf_format f, const void *p, size_t i)
         return ((const float *)p)[i];
     if (f == MF_FP16)
         return mf_to_f32(MF_FP16, ((const uint16_t *)p)[i]);
-    return ffrom((uint32_t)((const uint16_t *)p)[i] << 16);
+    return mf_test_bits_f32((uint32_t)((const uint16_t *)p)[i] << 16);
 }
 
 /* CUDA's fmaxf (and __hmax): a NaN operand of either kind counts as missing data. C's fmaxf is
@@ -132,7 +118,7 @@ static float ref_scale_from_amax(float amax, float max_fp8, int pow2, float epsi
     if (isinf(scale))
         scale = value_for_inf;
     if (pow2)
-        scale = ffrom(fbits(scale) & 0xFF800000u);
+        scale = mf_test_bits_f32(mf_test_f32_bits(scale) & 0xFF800000u);
     return scale;
 }
 
@@ -154,19 +140,19 @@ static uint32_t ref_dq(mf_format dst, mf_format src, uint8_t q, float scale_inv)
 {
     volatile float p = mf_to_f32(src, q) * scale_inv;
     if (dst == MF_FP32)
-        return fbits(p);
+        return mf_test_f32_bits(p);
     return mf_from_f32(dst, p, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0);
 }
 
 static int is_nan_code(mf_format f, uint32_t c)
 {
-    return isnan(f == MF_FP32 ? ffrom(c) : mf_to_f32(f, c));
+    return isnan(f == MF_FP32 ? mf_test_bits_f32(c) : mf_to_f32(f, c));
 }
 
 static uint32_t out_code(mf_format f, const void *p, size_t i)
 {
     if (f == MF_FP32)
-        return fbits(((const float *)p)[i]);
+        return mf_test_f32_bits(((const float *)p)[i]);
     return ((const uint16_t *)p)[i];
 }
 
@@ -180,8 +166,11 @@ static void fill(mf_format f, void *p, size_t n)
         else if (rnd32() % 4 == 0)
             ((uint16_t *)p)[i] = (uint16_t)rnd32(); /* any code */
         else /* moderate magnitudes, so that blocks are not dominated by huge codes */
-            ((uint16_t *)p)[i] = (uint16_t)mf_from_f32(f, ffrom((rnd32() & 0x80000000u) | ((uint32_t)(112 + rnd32() % 20) << 23) | (rnd32() & 0x7FFFFFu)),
-                                                       MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0);
+            ((uint16_t *)p)[i] =
+                (uint16_t)mf_from_f32(f,
+                                      mf_test_bits_f32((rnd32() & 0x80000000u) |
+                                                       ((uint32_t)(112 + rnd32() % 20) << 23) | (rnd32() & 0x7FFFFFu)),
+                                      MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0);
     }
 }
 
@@ -196,57 +185,67 @@ START_TEST(test_scale_formula_hand)
 {
     float s = 0, si = 0;
     /* plain values */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(1.0f, 448.0f, 0, 0.0f, FLT_MAX)), fbits(448.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(2.0f, 448.0f, 0, 0.0f, FLT_MAX)), fbits(224.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(7.0f, 57344.0f, 0, 0.0f, FLT_MAX)), fbits(8192.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(1.0f, 448.0f, 0, 0.0f, FLT_MAX)), mf_test_f32_bits(448.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(2.0f, 448.0f, 0, 0.0f, FLT_MAX)), mf_test_f32_bits(224.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(7.0f, 57344.0f, 0, 0.0f, FLT_MAX)),
+                      mf_test_f32_bits(8192.0f));
     /* 448/3 = 149.333...: binary32 rn is 0x43155555 (149.33333 = 1.1666..*2^7, mantissa 0x155555 rounds down) */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(3.0f, 448.0f, 0, 0.0f, FLT_MAX)), 0x43155555u);
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(3.0f, 448.0f, 0, 0.0f, FLT_MAX)), 0x43155555u);
     /* pow2: 149.33 -> 128; 448/448 = 1 stays 1; 448/449 < 1 -> 0.5 */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(3.0f, 448.0f, 1, 0.0f, FLT_MAX)), fbits(128.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(448.0f, 448.0f, 1, 0.0f, FLT_MAX)), fbits(1.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(449.0f, 448.0f, 1, 0.0f, FLT_MAX)), fbits(0.5f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(3.0f, 448.0f, 1, 0.0f, FLT_MAX)), mf_test_f32_bits(128.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(448.0f, 448.0f, 1, 0.0f, FLT_MAX)), mf_test_f32_bits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(449.0f, 448.0f, 1, 0.0f, FLT_MAX)), mf_test_f32_bits(0.5f));
     /* amax 0, -0, inf, NaN -> 1 */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(0.0f, 448.0f, 0, 0.0f, FLT_MAX)), fbits(1.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(-0.0f, 448.0f, 0, 0.0f, FLT_MAX)), fbits(1.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(INFINITY, 448.0f, 0, 0.0f, FLT_MAX)), fbits(1.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(NAN, 448.0f, 1, 0.0f, FLT_MAX)), fbits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(0.0f, 448.0f, 0, 0.0f, FLT_MAX)), mf_test_f32_bits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(-0.0f, 448.0f, 0, 0.0f, FLT_MAX)), mf_test_f32_bits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(INFINITY, 448.0f, 0, 0.0f, FLT_MAX)), mf_test_f32_bits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(NAN, 448.0f, 1, 0.0f, FLT_MAX)), mf_test_f32_bits(1.0f));
     /* a NaN amax is not clamped by epsilon (NaN < eps is false): still 1 */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(NAN, 448.0f, 0, 0.5f, FLT_MAX)), fbits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(NAN, 448.0f, 0, 0.5f, FLT_MAX)), mf_test_f32_bits(1.0f));
     /* denormal amax 2^-140: 448 * 2^140 overflows -> value_for_inf; pow2 turns FLT_MAX into 2^127 */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(ffrom(0x00000200u), 448.0f, 0, 0.0f, FLT_MAX)), 0x7F7FFFFFu);
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(ffrom(0x00000200u), 448.0f, 1, 0.0f, FLT_MAX)), 0x7F000000u);
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(ffrom(0x00000200u), 448.0f, 0, 0.0f, 65504.0f)), fbits(65504.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(ffrom(0x00000200u), 448.0f, 1, 0.0f, 65504.0f)), fbits(32768.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(mf_test_bits_f32(0x00000200u), 448.0f, 0, 0.0f, FLT_MAX)),
+                      0x7F7FFFFFu);
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(mf_test_bits_f32(0x00000200u), 448.0f, 1, 0.0f, FLT_MAX)),
+                      0x7F000000u);
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(mf_test_bits_f32(0x00000200u), 448.0f, 0, 0.0f, 65504.0f)),
+                      mf_test_f32_bits(65504.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(mf_test_bits_f32(0x00000200u), 448.0f, 1, 0.0f, 65504.0f)),
+                      mf_test_f32_bits(32768.0f));
     /* smallest normal amax 2^-126: 448 * 2^126 = 1.75 * 2^134 overflows too */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(ffrom(0x00800000u), 448.0f, 0, 0.0f, FLT_MAX)), 0x7F7FFFFFu);
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(mf_test_bits_f32(0x00800000u), 448.0f, 0, 0.0f, FLT_MAX)),
+                      0x7F7FFFFFu);
     /* amax 2^-120 (0x03800000): 448 * 2^120 = 1.75 * 2^128 overflows; 2^-119 gives 1.75 * 2^127 */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(ffrom(0x03800000u), 448.0f, 0, 0.0f, FLT_MAX)), 0x7F7FFFFFu);
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(ffrom(0x04000000u), 448.0f, 0, 0.0f, FLT_MAX)), 0x7F600000u);
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(mf_test_bits_f32(0x03800000u), 448.0f, 0, 0.0f, FLT_MAX)),
+                      0x7F7FFFFFu);
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(mf_test_bits_f32(0x04000000u), 448.0f, 0, 0.0f, FLT_MAX)),
+                      0x7F600000u);
     /* epsilon: amax below it is raised to it; amax 0 with epsilon > 0 gives max/epsilon, not 1 */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(1e-9f, 448.0f, 0, 0.25f, FLT_MAX)), fbits(1792.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(0.0f, 448.0f, 0, 0.25f, FLT_MAX)), fbits(1792.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(0.0f, 448.0f, 1, 0.25f, FLT_MAX)), fbits(1024.0f));
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(1.0f, 448.0f, 0, 0.25f, FLT_MAX)), fbits(448.0f)); /* above eps */
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(1e-9f, 448.0f, 0, 0.25f, FLT_MAX)),
+                      mf_test_f32_bits(1792.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(0.0f, 448.0f, 0, 0.25f, FLT_MAX)), mf_test_f32_bits(1792.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(0.0f, 448.0f, 1, 0.25f, FLT_MAX)), mf_test_f32_bits(1024.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(1.0f, 448.0f, 0, 0.25f, FLT_MAX)),
+                      mf_test_f32_bits(448.0f)); /* above eps */
     /* negative amax (never produced by amax kernels) is clamped to epsilon 0 -> amax 0 -> 1 */
-    ck_assert_uint_eq(fbits(mf_scale_from_amax(-5.0f, 448.0f, 0, 0.0f, FLT_MAX)), fbits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(mf_scale_from_amax(-5.0f, 448.0f, 0, 0.0f, FLT_MAX)), mf_test_f32_bits(1.0f));
 
     /* the FP8 wrappers */
     ck_assert_int_eq(mf_fp8_max(MF_FP8_E4M3, &s), MF_OK);
-    ck_assert_uint_eq(fbits(s), fbits(448.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(s), mf_test_f32_bits(448.0f));
     ck_assert_int_eq(mf_fp8_max(MF_FP8_E5M2, &s), MF_OK);
-    ck_assert_uint_eq(fbits(s), fbits(57344.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(s), mf_test_f32_bits(57344.0f));
     ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, 4.0f, 0, 0.0f, &s, &si), MF_OK);
-    ck_assert_uint_eq(fbits(s), fbits(112.0f));
-    ck_assert_uint_eq(fbits(si), fbits(1.0f / 112.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(s), mf_test_f32_bits(112.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(si), mf_test_f32_bits(1.0f / 112.0f));
     ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E5M2, 4.0f, 1, 0.0f, &s, NULL), MF_OK);
-    ck_assert_uint_eq(fbits(s), fbits(8192.0f)); /* 14336 -> 8192 */
+    ck_assert_uint_eq(mf_test_f32_bits(s), mf_test_f32_bits(8192.0f)); /* 14336 -> 8192 */
     /* current scaling's value_for_inf is FLT_MAX: scale_inv = 1/FLT_MAX rounds to 2^-128 = 0x00200000 */
-    ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, ffrom(1), 0, 0.0f, &s, &si), MF_OK);
-    ck_assert_uint_eq(fbits(s), 0x7F7FFFFFu);
-    ck_assert_uint_eq(fbits(si), 0x00200000u);
-    ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, ffrom(1), 1, 0.0f, &s, &si), MF_OK);
-    ck_assert_uint_eq(fbits(s), 0x7F000000u);
-    ck_assert_uint_eq(fbits(si), 0x00400000u); /* 2^-127 */
+    ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, mf_test_bits_f32(1), 0, 0.0f, &s, &si), MF_OK);
+    ck_assert_uint_eq(mf_test_f32_bits(s), 0x7F7FFFFFu);
+    ck_assert_uint_eq(mf_test_f32_bits(si), 0x00200000u);
+    ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, mf_test_bits_f32(1), 1, 0.0f, &s, &si), MF_OK);
+    ck_assert_uint_eq(mf_test_f32_bits(s), 0x7F000000u);
+    ck_assert_uint_eq(mf_test_f32_bits(si), 0x00400000u); /* 2^-127 */
 }
 END_TEST
 
@@ -267,20 +266,21 @@ START_TEST(test_scale_formula_random)
             for (v = 0; v < 3; v++)
                 for (pow2 = 0; pow2 < 2; pow2++) {
                     for (a = 0; a < sizeof specials / sizeof specials[0]; a++) {
-                        float amax = ffrom(specials[a]);
+                        float amax = mf_test_bits_f32(specials[a]);
                         float want = ref_scale_from_amax(amax, maxes[m], pow2, epss[e], vfis[v]);
                         float got = mf_scale_from_amax(amax, maxes[m], pow2, epss[e], vfis[v]);
-                        MF_EXPECT(fbits(got) == fbits(want), "amax %08x max %g eps %g pow2 %d: %08x want %08x",
-                                  (unsigned)specials[a], maxes[m], epss[e], pow2, (unsigned)fbits(got),
-                                  (unsigned)fbits(want));
+                        MF_EXPECT(mf_test_f32_bits(got) == mf_test_f32_bits(want),
+                                  "amax %08x max %g eps %g pow2 %d: %08x want %08x", (unsigned)specials[a], maxes[m],
+                                  epss[e], pow2, (unsigned)mf_test_f32_bits(got), (unsigned)mf_test_f32_bits(want));
                         count++;
                     }
                     for (k = 0; k < 2000; k++) {
-                        float amax = ffrom(rnd32() & 0x7FFFFFFFu);
+                        float amax = mf_test_bits_f32(rnd32() & 0x7FFFFFFFu);
                         float want = ref_scale_from_amax(amax, maxes[m], pow2, epss[e], vfis[v]);
                         float got = mf_scale_from_amax(amax, maxes[m], pow2, epss[e], vfis[v]);
-                        MF_EXPECT(fbits(got) == fbits(want), "amax %08x: %08x want %08x", (unsigned)fbits(amax),
-                                  (unsigned)fbits(got), (unsigned)fbits(want));
+                        MF_EXPECT(mf_test_f32_bits(got) == mf_test_f32_bits(want), "amax %08x: %08x want %08x",
+                                  (unsigned)mf_test_f32_bits(amax), (unsigned)mf_test_f32_bits(got),
+                                  (unsigned)mf_test_f32_bits(want));
                         count++;
                     }
                 }
@@ -302,40 +302,40 @@ START_TEST(test_amax)
     {
         float a[4] = {-5.0f, 3.0f, NAN, -0.0f};
         ck_assert_int_eq(mf_amax(MF_FP32, a, 4, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), fbits(5.0f));
+        ck_assert_uint_eq(mf_test_f32_bits(got), mf_test_f32_bits(5.0f));
         a[1] = -INFINITY;
         ck_assert_int_eq(mf_amax(MF_FP32, a, 4, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), fbits(INFINITY));
+        ck_assert_uint_eq(mf_test_f32_bits(got), mf_test_f32_bits(INFINITY));
         a[0] = a[1] = a[3] = NAN; /* only NaNs: amax 0 */
         ck_assert_int_eq(mf_amax(MF_FP32, a, 4, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), 0u);
+        ck_assert_uint_eq(mf_test_f32_bits(got), 0u);
         a[0] = -0.0f;
         ck_assert_int_eq(mf_amax(MF_FP32, a, 1, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), 0u); /* +0, not -0 */
-        a[0] = ffrom(0x80000003u);
-        a[1] = ffrom(0x00000002u);
+        ck_assert_uint_eq(mf_test_f32_bits(got), 0u); /* +0, not -0 */
+        a[0] = mf_test_bits_f32(0x80000003u);
+        a[1] = mf_test_bits_f32(0x00000002u);
         ck_assert_int_eq(mf_amax(MF_FP32, a, 2, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), 3u); /* denormals compared exactly */
+        ck_assert_uint_eq(mf_test_f32_bits(got), 3u); /* denormals compared exactly */
     }
     {
         uint16_t hh[3] = {0xFC00u /* -inf */, 0x7E00u /* NaN */, 0x3C00u};
         uint16_t bb[3] = {0xC040u /* -3 */, 0x7FC1u /* NaN */, 0x0001u};
         double dd[3] = {-1e300, 0.5, NAN};
         ck_assert_int_eq(mf_amax(MF_FP16, hh + 1, 2, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), fbits(1.0f));
+        ck_assert_uint_eq(mf_test_f32_bits(got), mf_test_f32_bits(1.0f));
         ck_assert_int_eq(mf_amax(MF_FP16, hh, 3, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), fbits(INFINITY));
+        ck_assert_uint_eq(mf_test_f32_bits(got), mf_test_f32_bits(INFINITY));
         ck_assert_int_eq(mf_amax(MF_BF16, bb, 3, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), fbits(3.0f));
+        ck_assert_uint_eq(mf_test_f32_bits(got), mf_test_f32_bits(3.0f));
         ck_assert_int_eq(mf_amax(MF_BF16, bb + 2, 1, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), 0x00010000u); /* bf16 denormal 2^-133, exact */
+        ck_assert_uint_eq(mf_test_f32_bits(got), 0x00010000u); /* bf16 denormal 2^-133, exact */
         ck_assert_int_eq(mf_amax(MF_FP64, dd, 3, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), fbits(INFINITY)); /* 1e300 rounds to +inf in binary32 */
+        ck_assert_uint_eq(mf_test_f32_bits(got), mf_test_f32_bits(INFINITY)); /* 1e300 rounds to +inf in binary32 */
         ck_assert_int_eq(mf_amax(MF_FP64, dd + 1, 2, &got), MF_OK);
-        ck_assert_uint_eq(fbits(got), fbits(0.5f));
+        ck_assert_uint_eq(mf_test_f32_bits(got), mf_test_f32_bits(0.5f));
     }
     ck_assert_int_eq(mf_amax(MF_FP32, NULL, 0, &got), MF_OK);
-    ck_assert_uint_eq(fbits(got), 0u);
+    ck_assert_uint_eq(mf_test_f32_bits(got), 0u);
     /* random arrays against fmaxf */
     for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (k = 0; k < 4; k++) {
@@ -350,17 +350,17 @@ START_TEST(test_amax)
                 f32[0] = f32[n - 1] = NAN;
             ck_assert_int_eq(mf_amax(MF_FP32, f32, n, &got), MF_OK);
             want = ref_amax(MF_FP32, f32, n);
-            MF_EXPECT(fbits(got) == fbits(want), "f32 n %zu: %08x want %08x", n, (unsigned)fbits(got),
-                      (unsigned)fbits(want));
+            MF_EXPECT(mf_test_f32_bits(got) == mf_test_f32_bits(want), "f32 n %zu: %08x want %08x", n,
+                      (unsigned)mf_test_f32_bits(got), (unsigned)mf_test_f32_bits(want));
             ck_assert_int_eq(mf_amax(MF_FP16, h, n, &got), MF_OK);
             want = ref_amax(MF_FP16, h, n);
-            MF_EXPECT(fbits(got) == fbits(want), "f16 n %zu", n);
+            MF_EXPECT(mf_test_f32_bits(got) == mf_test_f32_bits(want), "f16 n %zu", n);
             ck_assert_int_eq(mf_amax(MF_BF16, h, n, &got), MF_OK);
             want = ref_amax(MF_BF16, h, n);
-            MF_EXPECT(fbits(got) == fbits(want), "bf16 n %zu", n);
+            MF_EXPECT(mf_test_f32_bits(got) == mf_test_f32_bits(want), "bf16 n %zu", n);
             ck_assert_int_eq(mf_amax(MF_FP64, d, n, &got), MF_OK);
             want = ref_amax(MF_FP64, d, n);
-            MF_EXPECT(fbits(got) == fbits(want), "f64 n %zu", n);
+            MF_EXPECT(mf_test_f32_bits(got) == mf_test_f32_bits(want), "f64 n %zu", n);
             count += 4;
         }
     ck_assert_uint_eq(count, 8ul * 4 * 4);
@@ -385,7 +385,7 @@ START_TEST(test_quantize_hand)
     ck_assert_uint_eq(q[5], 0xC0);
     ck_assert_uint_eq(q[6], 0x00);
     ck_assert_uint_eq(q[7], 0x00);
-    ck_assert_uint_eq(fbits(amax), fbits(INFINITY)); /* the input amax, before scaling */
+    ck_assert_uint_eq(mf_test_f32_bits(amax), mf_test_f32_bits(INFINITY)); /* the input amax, before scaling */
     /* e5m2: -inf saturates to -57344 = 0xFB, 600 -> 512 + ... = 0x61? 600 = 1.171875 * 2^9 -> mantissa
      * 0.171875 between 0 and 0.25, nearer 0.25 -> 1.25 * 2^9 = 640 = 0x61 (exp 24 = 0b11000) */
     ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E5M2, q, MF_FP32, x, 4, 2.0f, NULL), MF_OK);
@@ -394,21 +394,23 @@ START_TEST(test_quantize_hand)
     /* Two roundings, as TE: x = 1.0625 + 2^-23, s = 1 - 2^-24. The exact product 1.0625 + 0.468..*2^-23
      * is above the e4m3 midpoint 1.0625 between 1.0 (0x38) and 1.125 (0x39), so one rounding would give
      * 0x39; the binary32 product rounds to 1.0625 exactly and the tie goes to even: 0x38. */
-    x[0] = ffrom(0x3F880001u);
-    ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, q, MF_FP32, x, 1, ffrom(0x3F7FFFFFu), NULL), MF_OK);
+    x[0] = mf_test_bits_f32(0x3F880001u);
+    ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, q, MF_FP32, x, 1, mf_test_bits_f32(0x3F7FFFFFu), NULL), MF_OK);
     ck_assert_uint_eq(q[0], 0x38);
-    ck_assert_uint_eq(mf_from_f64(MF_FP8_E4M3, (double)ffrom(0x3F880001u) * (double)ffrom(0x3F7FFFFFu),
+    ck_assert_uint_eq(mf_from_f64(MF_FP8_E4M3,
+                                  (double)mf_test_bits_f32(0x3F880001u) * (double)mf_test_bits_f32(0x3F7FFFFFu),
                                   MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 0),
                       0x39); /* the single rounding really differs */
     /* the product underflows to a binary32 subnormal and is kept (no FTZ): 2^-130 * 2^-10 = 2^-140, and
      * e4m3 rounds it to 0; with x = 2^-120 and s = 2^111 the product 2^-9 is the e4m3 min subnormal 0x01 */
-    x[0] = ffrom(0x03800000u); /* 2^-120 */
-    ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, q, MF_FP32, x, 1, ffrom((127u + 111u) << 23), NULL), MF_OK);
+    x[0] = mf_test_bits_f32(0x03800000u); /* 2^-120 */
+    ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, q, MF_FP32, x, 1, mf_test_bits_f32((127u + 111u) << 23), NULL),
+                     MF_OK);
     ck_assert_uint_eq(q[0], 0x01);
     /* n = 0: nothing written, amax 0 */
     q[0] = 0xAA;
     ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, NULL, MF_FP32, NULL, 0, 1.0f, &amax), MF_OK);
-    ck_assert_uint_eq(fbits(amax), 0u);
+    ck_assert_uint_eq(mf_test_f32_bits(amax), 0u);
 }
 END_TEST
 
@@ -434,12 +436,12 @@ START_TEST(test_quantize_random)
                     for (i = 0; i < n; i++) {
                         uint8_t want = ref_q(df, ref_load(sf, src, i), scale);
                         MF_EXPECT(q[i] == want, "%s->%s i %zu x %08x s %08x: %02x want %02x", mf_format_name(sf),
-                                  mf_format_name(df), i, (unsigned)fbits(ref_load(sf, src, i)), (unsigned)fbits(scale),
-                                  q[i], want);
+                                  mf_format_name(df), i, (unsigned)mf_test_f32_bits(ref_load(sf, src, i)),
+                                  (unsigned)mf_test_f32_bits(scale), q[i], want);
                     }
                     want_amax = ref_amax(sf, src, n);
-                    MF_EXPECT(fbits(amax) == fbits(want_amax), "amax %08x want %08x", (unsigned)fbits(amax),
-                              (unsigned)fbits(want_amax));
+                    MF_EXPECT(mf_test_f32_bits(amax) == mf_test_f32_bits(want_amax), "amax %08x want %08x",
+                              (unsigned)mf_test_f32_bits(amax), (unsigned)mf_test_f32_bits(want_amax));
                     elems += n;
                     count++;
                 }
@@ -459,7 +461,7 @@ START_TEST(test_dequantize)
     /* hand cases: 448 * 2^-3 = 56; e5m2 max 57344 * 2 overflows f16 to inf but not bf16 or f32 */
     q[0] = 0x7E;
     ck_assert_int_eq(mf_fp8_dequantize(MF_FP32, y, MF_FP8_E4M3, q, 1, 0.125f), MF_OK);
-    ck_assert_uint_eq(fbits(y[0]), fbits(56.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(y[0]), mf_test_f32_bits(56.0f));
     q[0] = 0x7B;
     ck_assert_int_eq(mf_fp8_dequantize(MF_FP16, yh, MF_FP8_E5M2, q, 1, 2.0f), MF_OK);
     ck_assert_uint_eq(yh[0], 0x7C00u);
@@ -468,9 +470,9 @@ START_TEST(test_dequantize)
     /* e4m3 0x39 = 1.125 times rn(1/3) = 0x3EAAAAAB = 1/3 + 9.9e-9: the product 0.375 + 1.1e-8 is 0.375 ulp
      * (2^-25) above 0.375 and rounds to 0x3EC00000; bf16 rn -> 0x3EC0 */
     q[0] = 0x39;
-    ck_assert_int_eq(mf_fp8_dequantize(MF_FP32, y, MF_FP8_E4M3, q, 1, ffrom(0x3EAAAAABu)), MF_OK);
-    ck_assert_uint_eq(fbits(y[0]), 0x3EC00000u);
-    ck_assert_int_eq(mf_fp8_dequantize(MF_BF16, yh, MF_FP8_E4M3, q, 1, ffrom(0x3EAAAAABu)), MF_OK);
+    ck_assert_int_eq(mf_fp8_dequantize(MF_FP32, y, MF_FP8_E4M3, q, 1, mf_test_bits_f32(0x3EAAAAABu)), MF_OK);
+    ck_assert_uint_eq(mf_test_f32_bits(y[0]), 0x3EC00000u);
+    ck_assert_int_eq(mf_fp8_dequantize(MF_BF16, yh, MF_FP8_E4M3, q, 1, mf_test_bits_f32(0x3EAAAAABu)), MF_OK);
     ck_assert_uint_eq(yh[0], 0x3EC0u);
     /* every code, random scales, each output type */
     for (d = 0; d < 2; d++)
@@ -488,7 +490,8 @@ START_TEST(test_dequantize)
                         MF_EXPECT(is_nan_code(df, got), "NaN code %02x", q[i]);
                     else
                         MF_EXPECT(got == want, "%s->%s code %02x sinv %08x: %08x want %08x", mf_format_name(sf),
-                                  mf_format_name(df), q[i], (unsigned)fbits(sinv), (unsigned)got, (unsigned)want);
+                                  mf_format_name(df), q[i], (unsigned)mf_test_f32_bits(sinv), (unsigned)got,
+                                  (unsigned)want);
                     count++;
                 }
             }
@@ -506,25 +509,25 @@ START_TEST(test_quantize_current)
     int pow2;
     /* amax 3, scale = rn(448/3) = 0x43155555, scale_inv = rn(3/448)...: compare with the pieces */
     ck_assert_int_eq(mf_fp8_quantize_current(MF_FP8_E4M3, q, MF_FP32, x, 5, 0, 0.0f, &amax, &scale, &sinv), MF_OK);
-    ck_assert_uint_eq(fbits(amax), fbits(3.0f));
-    ck_assert_uint_eq(fbits(scale), 0x43155555u);
-    ck_assert_uint_eq(fbits(sinv), fbits(ref_recip(ffrom(0x43155555u))));
+    ck_assert_uint_eq(mf_test_f32_bits(amax), mf_test_f32_bits(3.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(scale), 0x43155555u);
+    ck_assert_uint_eq(mf_test_f32_bits(sinv), mf_test_f32_bits(ref_recip(mf_test_bits_f32(0x43155555u))));
     ck_assert_uint_eq(q[1], 0xFE); /* -3 * 0x43155555: significand 3 * 0x955555 = 0x1BFFFFF, a tie -> -448 */
     ck_assert_uint_eq(q[3], 0x7F);
     for (i = 0; i < 5; i++)
-        ck_assert_uint_eq(q[i], ref_q(MF_FP8_E4M3, x[i], ffrom(0x43155555u)));
+        ck_assert_uint_eq(q[i], ref_q(MF_FP8_E4M3, x[i], mf_test_bits_f32(0x43155555u)));
     /* pow2: 128 */
     ck_assert_int_eq(mf_fp8_quantize_current(MF_FP8_E4M3, q, MF_FP32, x, 5, 1, 0.0f, NULL, &scale, NULL), MF_OK);
-    ck_assert_uint_eq(fbits(scale), fbits(128.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(scale), mf_test_f32_bits(128.0f));
     /* zero tensor: scale 1; with epsilon 2^-10 (pow2): 448 * 1024 -> 2^18 */
     memset(x, 0, sizeof x);
     ck_assert_int_eq(mf_fp8_quantize_current(MF_FP8_E4M3, q, MF_FP32, x, 5, 0, 0.0f, &amax, &scale, &sinv), MF_OK);
-    ck_assert_uint_eq(fbits(scale), fbits(1.0f));
-    ck_assert_uint_eq(fbits(sinv), fbits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(scale), mf_test_f32_bits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(sinv), mf_test_f32_bits(1.0f));
     ck_assert_int_eq(mf_fp8_quantize_current(MF_FP8_E4M3, q, MF_FP32, x, 5, 1, 0.0009765625f, &amax, &scale, &sinv),
                      MF_OK);
-    ck_assert_uint_eq(fbits(scale), fbits(262144.0f));
-    ck_assert_uint_eq(fbits(sinv), fbits(1.0f / 262144.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(scale), mf_test_f32_bits(262144.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(sinv), mf_test_f32_bits(1.0f / 262144.0f));
     /* random: equals amax -> current_scale -> quantize */
     for (pow2 = 0; pow2 < 2; pow2++) {
         for (i = 0; i < 5000; i++)
@@ -532,15 +535,16 @@ START_TEST(test_quantize_current)
         big[17] = 1e-40f; /* keep at least one finite value; the rest is random */
         ck_assert_int_eq(mf_fp8_quantize_current(MF_FP8_E5M2, qb, MF_FP32, big, 5000, pow2, 0.0f, &amax, &scale, &sinv),
                          MF_OK);
-        ck_assert_uint_eq(fbits(amax), fbits(ref_amax(MF_FP32, big, 5000)));
-        ck_assert_uint_eq(fbits(scale), fbits(ref_scale_from_amax(amax, 57344.0f, pow2, 0.0f, FLT_MAX)));
-        ck_assert_uint_eq(fbits(sinv), fbits(ref_recip(scale)));
+        ck_assert_uint_eq(mf_test_f32_bits(amax), mf_test_f32_bits(ref_amax(MF_FP32, big, 5000)));
+        ck_assert_uint_eq(mf_test_f32_bits(scale),
+                          mf_test_f32_bits(ref_scale_from_amax(amax, 57344.0f, pow2, 0.0f, FLT_MAX)));
+        ck_assert_uint_eq(mf_test_f32_bits(sinv), mf_test_f32_bits(ref_recip(scale)));
         ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E5M2, qb2, MF_FP32, big, 5000, scale, NULL), MF_OK);
         ck_assert_int_eq(memcmp(qb, qb2, 5000), 0);
     }
     /* the same with the wrappers */
     ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, 3.0f, 0, 0.0f, &s2, NULL), MF_OK);
-    ck_assert_uint_eq(fbits(s2), 0x43155555u);
+    ck_assert_uint_eq(mf_test_f32_bits(s2), 0x43155555u);
 }
 END_TEST
 
@@ -568,7 +572,7 @@ static void ref_delayed_init(ref_delayed *r, mf_format fmt, size_t len, int most
 static void ref_delayed_record(ref_delayed *r, float amax)
 {
     /* atomicMaxFloat: atomicMax on the int bits */
-    if ((int32_t)fbits(amax) > (int32_t)fbits(r->h[0]))
+    if ((int32_t)mf_test_f32_bits(amax) > (int32_t)mf_test_f32_bits(r->h[0]))
         r->h[0] = amax;
 }
 
@@ -608,38 +612,38 @@ START_TEST(test_delayed_hand)
     ck_assert_int_eq(c.algo, MF_AMAX_ALGO_MAX);
     ck_assert_int_eq(c.margin, 0);
     ck_assert_int_eq(c.roll_on_zero_amax, 0);
-    ck_assert_uint_eq(fbits(c.initial_scale), fbits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(c.initial_scale), mf_test_f32_bits(1.0f));
 
     /* history 3, max: amaxes 2, 7, 1, 1, 1 -> scales 224, 64, 64, 64, 448 (7 stays 3 steps) */
     c.history_len = 3;
     ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
-    ck_assert_uint_eq(fbits(st.scale), fbits(1.0f));
-    ck_assert_uint_eq(fbits(st.scale_inv), fbits(1.0f));
-    ck_assert_uint_eq(fbits(st.scaled_max), fbits(448.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale_inv), mf_test_f32_bits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scaled_max), mf_test_f32_bits(448.0f));
     mf_fp8_delayed_record(&st, 2.0f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(224.0f));
-    ck_assert_uint_eq(fbits(st.scale_inv), fbits(ref_recip(224.0f)));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(224.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale_inv), mf_test_f32_bits(ref_recip(224.0f)));
     ck_assert(st.history[0] == 0 && st.history[1] == 0 && st.history[2] == 2.0f);
     mf_fp8_delayed_record(&st, 7.0f);
     mf_fp8_delayed_record(&st, 5.0f); /* smaller: history[0] keeps 7 */
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(64.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(64.0f));
     ck_assert(st.history[0] == 0 && st.history[1] == 2.0f && st.history[2] == 7.0f);
     mf_fp8_delayed_record(&st, 1.0f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(64.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(64.0f));
     ck_assert(st.history[0] == 0 && st.history[1] == 7.0f && st.history[2] == 1.0f); /* 2 dropped */
     mf_fp8_delayed_record(&st, 1.0f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(64.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(64.0f));
     mf_fp8_delayed_record(&st, 1.0f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(448.0f));
-    ck_assert_uint_eq(fbits(st.scale_inv), fbits(ref_recip(448.0f)));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(448.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale_inv), mf_test_f32_bits(ref_recip(448.0f)));
     /* a step with amax 0: the fused (bulk) update neither rolls nor changes the scale */
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(448.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(448.0f));
     ck_assert(st.history[0] == 0 && st.history[1] == 1.0f && st.history[2] == 1.0f);
     ck_assert_uint_eq(st.steps, 6);
 
@@ -648,13 +652,13 @@ START_TEST(test_delayed_hand)
     ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
     mf_fp8_delayed_record(&st, 7.0f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(64.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(64.0f));
     mf_fp8_delayed_update(&st);
     ck_assert(st.history[1] == 7.0f && st.history[2] == 0.0f);
-    ck_assert_uint_eq(fbits(st.scale), fbits(64.0f)); /* max over history still 7 */
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(64.0f)); /* max over history still 7 */
     mf_fp8_delayed_update(&st);
     mf_fp8_delayed_update(&st); /* 7 has left the window: amax 0 -> keep 64 */
-    ck_assert_uint_eq(fbits(st.scale), fbits(64.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(64.0f));
 
     /* most_recent with margin 1: scaled_max 224; amaxes 2, 7, NaN, inf, 0 -> 112, 32, 32, 32, 32 */
     c = mf_fp8_delayed_default(MF_FP8_E4M3);
@@ -662,64 +666,65 @@ START_TEST(test_delayed_hand)
     c.margin = 1;
     c.history_len = 4;
     ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
-    ck_assert_uint_eq(fbits(st.scaled_max), fbits(224.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scaled_max), mf_test_f32_bits(224.0f));
     mf_fp8_delayed_record(&st, 2.0f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(112.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(112.0f));
     mf_fp8_delayed_record(&st, 7.0f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(32.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(32.0f));
     ck_assert_int_eq(mf_fp8_delayed_record(&st, NAN), MF_OK);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(32.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(32.0f));
     ck_assert(isnan(st.history[3])); /* the NaN is kept in the history */
     mf_fp8_delayed_record(&st, INFINITY);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(32.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(32.0f));
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(32.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(32.0f));
 
     /* max with a NaN and an inf in the history: NaN is ignored, inf freezes the scale until it rolls out */
     c = mf_fp8_delayed_default(MF_FP8_E5M2);
     c.history_len = 2;
     c.margin = -2; /* scaled_max = 57344 * 4 = 229376 */
     ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
-    ck_assert_uint_eq(fbits(st.scaled_max), fbits(229376.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scaled_max), mf_test_f32_bits(229376.0f));
     mf_fp8_delayed_record(&st, NAN);
     mf_fp8_delayed_record(&st, 4.0f); /* NaN already recorded: the integer max keeps it */
     ck_assert(isnan(st.history[0]));
     mf_fp8_delayed_update(&st); /* amax = max(0, NaN) over fmaxf = 0 -> keep 1 */
-    ck_assert_uint_eq(fbits(st.scale), fbits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(1.0f));
     mf_fp8_delayed_record(&st, 8.0f);
     mf_fp8_delayed_update(&st); /* history {8, NaN}: amax 8 -> 28672 */
-    ck_assert_uint_eq(fbits(st.scale), fbits(28672.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(28672.0f));
     mf_fp8_delayed_record(&st, INFINITY);
     mf_fp8_delayed_update(&st); /* amax inf: keep */
-    ck_assert_uint_eq(fbits(st.scale), fbits(28672.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(28672.0f));
     mf_fp8_delayed_record(&st, 16.0f);
     mf_fp8_delayed_update(&st); /* history {inf, 16}: still inf */
-    ck_assert_uint_eq(fbits(st.scale), fbits(28672.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(28672.0f));
     mf_fp8_delayed_record(&st, 16.0f);
     mf_fp8_delayed_update(&st); /* inf rolled out: 229376 / 16 */
-    ck_assert_uint_eq(fbits(st.scale), fbits(14336.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), mf_test_f32_bits(14336.0f));
 
     /* denormal amax: 448 / 2^-140 overflows -> FLT_MAX, scale_inv = rn(1/FLT_MAX) = 2^-128 */
     c = mf_fp8_delayed_default(MF_FP8_E4M3);
     c.history_len = 1;
     ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
-    mf_fp8_delayed_record(&st, ffrom(0x00000200u));
+    mf_fp8_delayed_record(&st, mf_test_bits_f32(0x00000200u));
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), 0x7F7FFFFFu);
-    ck_assert_uint_eq(fbits(st.scale_inv), 0x00200000u);
-    ck_assert_uint_eq(fbits(st.history[0]), 0u); /* length 1: the slot is cleared */
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), 0x7F7FFFFFu);
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale_inv), 0x00200000u);
+    ck_assert_uint_eq(mf_test_f32_bits(st.history[0]), 0u); /* length 1: the slot is cleared */
     /* a denormal amax whose quotient is finite: 448 / 2^-127 = 1.75 * 2^135 overflows too; the smallest
      * amax with a finite scale is just above 448 / FLT_MAX = 1.3e-36, a normal number */
     mf_fp8_delayed_record(&st, 1e-36f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), 0x7F7FFFFFu);
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), 0x7F7FFFFFu);
     mf_fp8_delayed_record(&st, 2e-36f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), fbits(ref_scale_from_amax(2e-36f, 448.0f, 0, 0.0f, FLT_MAX)));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale),
+                      mf_test_f32_bits(ref_scale_from_amax(2e-36f, 448.0f, 0, 0.0f, FLT_MAX)));
     ck_assert(st.scale < FLT_MAX);
 
     /* initial scale and margin limits */
@@ -727,14 +732,14 @@ START_TEST(test_delayed_hand)
     c.initial_scale = 0.5f;
     c.margin = 126;
     ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
-    ck_assert_uint_eq(fbits(st.scale_inv), fbits(2.0f));
-    ck_assert_uint_eq(fbits(st.scaled_max), fbits(57344.0f * 0x1p-126f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale_inv), mf_test_f32_bits(2.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scaled_max), mf_test_f32_bits(57344.0f * 0x1p-126f));
     c.margin = -126; /* 57344 * 2^126 overflows binary32: every scale is FLT_MAX, as in TE */
     ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
-    ck_assert_uint_eq(fbits(st.scaled_max), fbits(INFINITY));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scaled_max), mf_test_f32_bits(INFINITY));
     mf_fp8_delayed_record(&st, 1.0f);
     mf_fp8_delayed_update(&st);
-    ck_assert_uint_eq(fbits(st.scale), 0x7F7FFFFFu);
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale), 0x7F7FFFFFu);
 }
 END_TEST
 
@@ -761,7 +766,7 @@ START_TEST(test_delayed_random)
                         c.roll_on_zero_amax = roll0;
                         ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
                         ref_delayed_init(&ref, fp8s[d], lens[l], algo, margins[m], roll0);
-                        ck_assert_uint_eq(fbits(st.scaled_max), fbits(ref.scaled_max));
+                        ck_assert_uint_eq(mf_test_f32_bits(st.scaled_max), mf_test_f32_bits(ref.scaled_max));
                         for (k = 0; k < nsteps; k++) {
                             int nrec = (int)(rnd32() % 4), j;
                             for (j = 0; j < nrec; j++) {
@@ -771,20 +776,24 @@ START_TEST(test_delayed_random)
                                 case 0: a = NAN; break;
                                 case 1: a = INFINITY; break;
                                 case 2: a = 0.0f; break;
-                                case 3: a = ffrom(1 + rnd32() % 0x7FFFFFu); break; /* denormal */
+                                case 3: a = mf_test_bits_f32(1 + rnd32() % 0x7FFFFFu); break; /* denormal */
                                 case 4: a = FLT_MAX; break;
-                                default: a = ffrom(((uint32_t)(1 + rnd32() % 253) << 23) | (rnd32() & 0x7FFFFFu));
+                                default:
+                                    a = mf_test_bits_f32(((uint32_t)(1 + rnd32() % 253) << 23) | (rnd32() & 0x7FFFFFu));
                                 }
                                 ck_assert_int_eq(mf_fp8_delayed_record(&st, a), MF_OK);
                                 ref_delayed_record(&ref, a);
                             }
                             ck_assert_int_eq(mf_fp8_delayed_update(&st), MF_OK);
                             ref_delayed_update(&ref);
-                            MF_EXPECT(fbits(st.scale) == fbits(ref.scale), "len %zu algo %d margin %d step %d: %08x want %08x",
-                                      lens[l], algo, margins[m], k, (unsigned)fbits(st.scale), (unsigned)fbits(ref.scale));
-                            MF_EXPECT(fbits(st.scale_inv) == fbits(ref.scale_inv), "scale_inv step %d", k);
+                            MF_EXPECT(mf_test_f32_bits(st.scale) == mf_test_f32_bits(ref.scale),
+                                      "len %zu algo %d margin %d step %d: %08x want %08x", lens[l], algo, margins[m], k,
+                                      (unsigned)mf_test_f32_bits(st.scale), (unsigned)mf_test_f32_bits(ref.scale));
+                            MF_EXPECT(mf_test_f32_bits(st.scale_inv) == mf_test_f32_bits(ref.scale_inv),
+                                      "scale_inv step %d", k);
                             for (i = 0; i < lens[l]; i++)
-                                MF_EXPECT(fbits(st.history[i]) == fbits(ref.h[i]), "history[%zu] step %d", i, k);
+                                MF_EXPECT(mf_test_f32_bits(st.history[i]) == mf_test_f32_bits(ref.h[i]),
+                                          "history[%zu] step %d", i, k);
                             compared += lens[l] + 2;
                             steps++;
                         }
@@ -818,15 +827,16 @@ START_TEST(test_delayed_quantize)
     ck_assert_int_eq(mf_fp8_delayed_quantize(&st, q, MF_FP32, x, 3000), MF_OK);
     ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, q2, MF_FP32, x, 3000, 1.0f, &amax), MF_OK);
     ck_assert_int_eq(memcmp(q, q2, 3000), 0);
-    ck_assert_uint_eq(fbits(st.history[0]), fbits(amax));
+    ck_assert_uint_eq(mf_test_f32_bits(st.history[0]), mf_test_f32_bits(amax));
     ck_assert_int_eq(mf_fp8_delayed_update(&st), MF_OK);
-    ck_assert_uint_eq(fbits(st.scale), fbits(ref_scale_from_amax(amax, 448.0f, 0, 0.0f, FLT_MAX)));
+    ck_assert_uint_eq(mf_test_f32_bits(st.scale),
+                      mf_test_f32_bits(ref_scale_from_amax(amax, 448.0f, 0, 0.0f, FLT_MAX)));
     ck_assert(st.scale < 1.0f);
     x[6] = -1000.0f; /* a new amax for step 2 */
     ck_assert_int_eq(mf_fp8_delayed_quantize(&st, q, MF_FP32, x, 3000), MF_OK);
     ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, q2, MF_FP32, x, 3000, st.scale, &amax), MF_OK);
     ck_assert_int_eq(memcmp(q, q2, 3000), 0);
-    ck_assert_uint_eq(fbits(st.history[0]), fbits(amax));
+    ck_assert_uint_eq(mf_test_f32_bits(st.history[0]), mf_test_f32_bits(amax));
 }
 END_TEST
 
@@ -895,18 +905,18 @@ START_TEST(test_block_hand)
     x[128] = 0.5f;
     x[129] = -3.5f;
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_FP32, x, 1, 130, MF_FP8_BLOCK_1X128, 1, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[0]), fbits(0.03125f));
-    ck_assert_uint_eq(fbits(si[1]), fbits(0.0078125f));
+    ck_assert_uint_eq(mf_test_f32_bits(si[0]), mf_test_f32_bits(0.03125f));
+    ck_assert_uint_eq(mf_test_f32_bits(si[1]), mf_test_f32_bits(0.0078125f));
     ck_assert_uint_eq(q[60], 0xFE);  /* -14 * 32 = -448 */
     ck_assert_uint_eq(q[129], 0xFE); /* -3.5 * 128 = -448 */
     ck_assert_uint_eq(q[128], 0x68); /* 0.5 * 128 = 64 = 2^6: exponent field 13 -> 0 1101 000 */
     /* non-power-of-two: 448 / 3.5 = 128 exactly, 448 / 14 = 32: the same here */
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_FP32, x, 1, 130, MF_FP8_BLOCK_1X128, 0, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[1]), fbits(0.0078125f));
+    ck_assert_uint_eq(mf_test_f32_bits(si[1]), mf_test_f32_bits(0.0078125f));
     /* but with max 3 in block 1: 448/3 = 149.33 (pow2 -> 128), scale_inv 2^-7 vs rn(1/149.33) */
     x[129] = -3.0f;
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_FP32, x, 1, 130, MF_FP8_BLOCK_1X128, 1, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[1]), fbits(0.0078125f));
+    ck_assert_uint_eq(mf_test_f32_bits(si[1]), mf_test_f32_bits(0.0078125f));
     ck_assert_uint_eq(q[129], 0xFC); /* -3 * 128 = -384 = -1.5 * 2^8: 1 1111 100 */
 }
 END_TEST
@@ -938,8 +948,9 @@ START_TEST(test_block_pow2_boundaries)
                     /* on: scale 2^-k exactly; below: scale just above 2^-k, rounded down to 2^-k; above: just
                      * below 2^-k, rounded down to 2^-(k+1). scale_inv is the exact reciprocal. */
                     float want = (i + j) % 3 == 2 ? ldexpf(1.0f, k + 1) : ldexpf(1.0f, k);
-                    MF_EXPECT(fbits(si[i * 3 + j]) == fbits(want), "fmt %zu k %d row %zu block %zu: %08x want %08x", d, k,
-                              i, j, (unsigned)fbits(si[i * 3 + j]), (unsigned)fbits(want));
+                    MF_EXPECT(mf_test_f32_bits(si[i * 3 + j]) == mf_test_f32_bits(want),
+                              "fmt %zu k %d row %zu block %zu: %08x want %08x", d, k, i, j,
+                              (unsigned)mf_test_f32_bits(si[i * 3 + j]), (unsigned)mf_test_f32_bits(want));
                     count++;
                 }
             /* the block max maps onto +-fp8_max exactly (on and below) or onto fp8_max/2 range (above) */
@@ -954,7 +965,8 @@ START_TEST(test_block_pow2_boundaries)
             for (i = 0; i < 4; i++)
                 for (j = 0; j < 3; j++)
                     if ((i + j) % 3 == 0) {
-                        MF_EXPECT(fbits(si[i * 3 + j]) == fbits(ldexpf(1.0f, k)), "non-pow2 on k %d", k);
+                        MF_EXPECT(mf_test_f32_bits(si[i * 3 + j]) == mf_test_f32_bits(ldexpf(1.0f, k)),
+                                  "non-pow2 on k %d", k);
                         count++;
                     }
         }
@@ -998,8 +1010,9 @@ START_TEST(test_block_random)
                                 MF_EXPECT(q[i] == q_ref[i], "shape %zux%zu kind %zu %s->%s pow2 %d i %zu: %02x want %02x",
                                           rows, cols, k, mf_format_name(sf), mf_format_name(df), pow2, i, q[i], q_ref[i]);
                             for (i = 0; i < srows * scols; i++)
-                                MF_EXPECT(fbits(si[i]) == fbits(si_ref[i]), "shape %zux%zu kind %zu scale %zu: %08x want %08x",
-                                          rows, cols, k, i, (unsigned)fbits(si[i]), (unsigned)fbits(si_ref[i]));
+                                MF_EXPECT(mf_test_f32_bits(si[i]) == mf_test_f32_bits(si_ref[i]),
+                                          "shape %zux%zu kind %zu scale %zu: %08x want %08x", rows, cols, k, i,
+                                          (unsigned)mf_test_f32_bits(si[i]), (unsigned)mf_test_f32_bits(si_ref[i]));
                             /* dequantize into each output type */
                             for (o = 0; o < 3; o++) {
                                 const mf_format of = wides[o];
@@ -1036,43 +1049,43 @@ START_TEST(test_block_specials)
     for (i = 0; i < 128; i++)
         h[i] = 0x0001;
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_BF16, h, 1, 128, MF_FP8_BLOCK_1X128, 0, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[0]), fbits(ref_recip(bf16_max)));
-    ck_assert_uint_eq(q[0], ref_q(MF_FP8_E4M3, ffrom(0x00010000u), bf16_max));
+    ck_assert_uint_eq(mf_test_f32_bits(si[0]), mf_test_f32_bits(ref_recip(bf16_max)));
+    ck_assert_uint_eq(q[0], ref_q(MF_FP8_E4M3, mf_test_bits_f32(0x00010000u), bf16_max));
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_BF16, h, 1, 128, MF_FP8_BLOCK_1X128, 1, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[0]), 0x00400000u); /* 1 / 2^127 = 2^-127 */
+    ck_assert_uint_eq(mf_test_f32_bits(si[0]), 0x00400000u); /* 1 / 2^127 = 2^-127 */
     /* f32 denormal block: FLT_MAX (non-pow2) */
     for (i = 0; i < 128; i++)
-        x[i] = ffrom(0x00000200u);
+        x[i] = mf_test_bits_f32(0x00000200u);
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_FP32, x, 1, 128, MF_FP8_BLOCK_1X128, 0, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[0]), 0x00200000u); /* rn(1 / FLT_MAX) = 2^-128 */
+    ck_assert_uint_eq(mf_test_f32_bits(si[0]), 0x00200000u); /* rn(1 / FLT_MAX) = 2^-128 */
     /* f16 denormal block 2^-24: 448 * 2^24 = 1.75 * 2^32 is finite (f16's value_for_inf never applies);
      * pow2 -> 2^32, scale_inv 2^-32 */
     for (i = 0; i < 128; i++)
         h[i] = 0x0001;
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_FP16, h, 1, 128, MF_FP8_BLOCK_1X128, 1, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[0]), fbits(ldexpf(1.0f, -32)));
+    ck_assert_uint_eq(mf_test_f32_bits(si[0]), mf_test_f32_bits(ldexpf(1.0f, -32)));
     /* zeros: scale 1, scale_inv 1, codes 0; NaN elements are skipped by amax and stay NaN */
     memset(x, 0, sizeof x);
     x[3] = NAN;
     x[128 + 5] = NAN;
     x[128 + 6] = -2.0f;
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E5M2, q, si, MF_FP32, x, 2, 128, MF_FP8_BLOCK_1X128, 1, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[0]), fbits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(si[0]), mf_test_f32_bits(1.0f));
     ck_assert_uint_eq(q[0], 0);
     ck_assert_uint_eq(q[3], 0x7F);
-    ck_assert_uint_eq(fbits(si[1]), fbits(ldexpf(1.0f, -14))); /* 57344 / 2 = 28672 -> 2^14 */
+    ck_assert_uint_eq(mf_test_f32_bits(si[1]), mf_test_f32_bits(ldexpf(1.0f, -14))); /* 57344 / 2 = 28672 -> 2^14 */
     ck_assert_uint_eq(q[128 + 6], 0xF8);                         /* -2 * 2^14 = -2^15: 1 11110 00 */
     ck_assert_uint_eq(q[128 + 5], 0x7F);
     /* epsilon on a zero block: amax 2^-10 -> 448 * 2^10 -> pow2 2^18 */
     memset(x, 0, sizeof x);
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_FP32, x, 1, 128, MF_FP8_BLOCK_1X128, 1, 0.0009765625f),
                      MF_OK);
-    ck_assert_uint_eq(fbits(si[0]), fbits(ldexpf(1.0f, -18)));
+    ck_assert_uint_eq(mf_test_f32_bits(si[0]), mf_test_f32_bits(ldexpf(1.0f, -18)));
     /* an inf element: amax inf -> scale 1; the inf saturates to max */
     x[7] = -INFINITY;
     x[8] = 3.0f;
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, q, si, MF_FP32, x, 1, 128, MF_FP8_BLOCK_1X128, 1, 0.0f), MF_OK);
-    ck_assert_uint_eq(fbits(si[0]), fbits(1.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(si[0]), mf_test_f32_bits(1.0f));
     ck_assert_uint_eq(q[7], 0xFE);
     ck_assert_uint_eq(q[8], 0x44); /* 3 = 1.5 * 2: exponent 8 -> 0 1000 100 */
 }
@@ -1085,15 +1098,16 @@ static void run_all(uint8_t *q, float *si, float *y, float *misc, const float *x
     static mf_fp8_delayed st;
     mf_fp8_delayed_cfg c = mf_fp8_delayed_default(MF_FP8_E4M3);
     size_t i;
-    ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, q, MF_FP32, x, n, ffrom(0x3F7FFFFFu), &misc[0]), MF_OK);
-    ck_assert_int_eq(mf_fp8_dequantize(MF_FP32, y, MF_FP8_E4M3, q, n, ffrom(0x00400001u)), MF_OK);
+    ck_assert_int_eq(mf_fp8_quantize(MF_FP8_E4M3, q, MF_FP32, x, n, mf_test_bits_f32(0x3F7FFFFFu), &misc[0]), MF_OK);
+    ck_assert_int_eq(mf_fp8_dequantize(MF_FP32, y, MF_FP8_E4M3, q, n, mf_test_bits_f32(0x00400001u)), MF_OK);
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E5M2, q + n, si, MF_FP32, x, 8, n / 8, MF_FP8_BLOCK_1X128, 0, 0.0f), MF_OK);
     ck_assert_int_eq(mf_fp8_quantize_current(MF_FP8_E4M3, q + 2 * n, MF_FP32, x, n, 0, 0.0f, &misc[1], &misc[2], &misc[3]),
                      MF_OK);
     c.history_len = 8;
     ck_assert_int_eq(mf_fp8_delayed_init(&st, &c), MF_OK);
     for (i = 0; i < 8; i++) {
-        mf_fp8_delayed_record(&st, ffrom(0x00000100u + (uint32_t)i * 0x01000000u)); /* denormal, then normal amaxes */
+        mf_fp8_delayed_record(
+            &st, mf_test_bits_f32(0x00000100u + (uint32_t)i * 0x01000000u)); /* denormal, then normal amaxes */
         mf_fp8_delayed_update(&st);
         misc[4 + 2 * i] = st.scale;
         misc[5 + 2 * i] = st.scale_inv;
@@ -1109,7 +1123,7 @@ START_TEST(test_fp_environment)
     int modes[3] = {FE_UPWARD, FE_TOWARDZERO, FE_DOWNWARD}, m;
     size_t i;
     for (i = 0; i < N; i++) /* moderate values (inexact products) and subnormal or tiny ones */
-        x[i] = ffrom((rnd32() & 0x80000000u) | ((uint32_t)(i % 2 ? 115 + rnd32() % 20 : rnd32() % 3) << 23) |
+        x[i] = mf_test_bits_f32((rnd32() & 0x80000000u) | ((uint32_t)(i % 2 ? 115 + rnd32() % 20 : rnd32() % 3) << 23) |
                      (rnd32() & 0x7FFFFFu));
     run_all(q0, si0, y0, m0, x, N);
     for (m = 0; m < 3; m++) {
@@ -1156,7 +1170,7 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(mf_amax(MF_FP8_E4M3, x, 4, &f), MF_E_FORMAT);
     ck_assert_int_eq(mf_amax((mf_format)99, x, 4, &f), MF_E_FORMAT);
     ck_assert_int_eq(mf_amax(MF_FP32, x, huge, &f), MF_E_SIZE);
-    ck_assert_uint_eq(fbits(f), fbits(7.0f)); /* nothing written */
+    ck_assert_uint_eq(mf_test_f32_bits(f), mf_test_f32_bits(7.0f)); /* nothing written */
 
     /* current scale */
     ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, 1.0f, 0, 0.0f, NULL, &g), MF_E_NULL);
@@ -1165,9 +1179,9 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, 1.0f, 0, NAN, &f, &g), MF_E_ARG);
     ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, 1.0f, 0, -1.0f, &f, &g), MF_E_ARG);
     ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, 1.0f, 0, INFINITY, &f, &g), MF_E_ARG);
-    ck_assert(fbits(f) == fbits(7.0f) && fbits(g) == fbits(7.0f));
+    ck_assert(mf_test_f32_bits(f) == mf_test_f32_bits(7.0f) && mf_test_f32_bits(g) == mf_test_f32_bits(7.0f));
     ck_assert_int_eq(mf_fp8_current_scale(MF_FP8_E4M3, 1.0f, 0, -0.0f, &f, &g), MF_OK); /* -0 is 0 */
-    ck_assert_uint_eq(fbits(f), fbits(448.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(f), mf_test_f32_bits(448.0f));
     f = 7.0f;
 
     /* quantize */
@@ -1187,7 +1201,7 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(mf_fp8_quantize_current(MF_FP8_E4M3, q, MF_FP32, NULL, 4, 0, 0.0f, &f, &f, &f), MF_E_NULL);
     ck_assert_int_eq(mf_fp8_quantize_current(MF_BF16, q, MF_FP32, x, 4, 0, 0.0f, &f, &f, &f), MF_E_FORMAT);
     ck_assert_int_eq(memcmp(q, qq, sizeof q), 0);
-    ck_assert_uint_eq(fbits(f), fbits(7.0f));
+    ck_assert_uint_eq(mf_test_f32_bits(f), mf_test_f32_bits(7.0f));
 
     /* dequantize */
     ck_assert_int_eq(mf_fp8_dequantize(MF_FP8_E4M3, x, MF_FP8_E4M3, q, 4, 1.0f), MF_E_FORMAT);
@@ -1199,7 +1213,7 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(mf_fp8_dequantize(MF_FP32, x, MF_FP8_E4M3, q, huge, 1.0f), MF_E_SIZE);
     ck_assert_int_eq(mf_fp8_dequantize(MF_FP32, x, MF_FP8_E4M3, (uint8_t *)x + 3, 4, 1.0f), MF_E_OVERLAP);
     ck_assert_int_eq(mf_fp8_dequantize(MF_FP32, NULL, MF_FP8_E4M3, NULL, 0, 1.0f), MF_OK);
-    ck_assert_uint_eq(fbits(x[0]), 0u);
+    ck_assert_uint_eq(mf_test_f32_bits(x[0]), 0u);
 
     /* delayed */
     memset(&st, 0x5A, sizeof st);
@@ -1240,7 +1254,7 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(mf_fp8_delayed_record(NULL, 1.0f), MF_E_NULL);
     ck_assert_int_eq(mf_fp8_delayed_record(&st, -1.0f), MF_E_ARG);
     ck_assert_int_eq(mf_fp8_delayed_record(&st, -INFINITY), MF_E_ARG);
-    ck_assert_int_eq(mf_fp8_delayed_record(&st, ffrom(0xFFC00000u)), MF_E_ARG); /* -NaN */
+    ck_assert_int_eq(mf_fp8_delayed_record(&st, mf_test_bits_f32(0xFFC00000u)), MF_E_ARG); /* -NaN */
     ck_assert_int_eq(mf_fp8_delayed_record(&st, -0.0f), MF_OK);                /* a no-op */
     ck_assert_int_eq(mf_fp8_delayed_update(NULL), MF_E_NULL);
     ck_assert_int_eq(mf_fp8_delayed_quantize(NULL, q, MF_FP32, x, 4), MF_E_NULL);
@@ -1267,7 +1281,7 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, NULL, NULL, MF_FP32, NULL, 0, 4, MF_FP8_BLOCK_1X128, 1, 0.0f), MF_OK);
     ck_assert_int_eq(mf_fp8_block_quantize(MF_FP8_E4M3, NULL, NULL, MF_FP32, NULL, 4, 0, MF_FP8_BLOCK_128X1, 1, 0.0f), MF_OK);
     ck_assert_int_eq(memcmp(q, qq, sizeof q), 0);
-    ck_assert(fbits(si[0]) == fbits(7.0f) && fbits(si[1]) == fbits(7.0f));
+    ck_assert(mf_test_f32_bits(si[0]) == mf_test_f32_bits(7.0f) && mf_test_f32_bits(si[1]) == mf_test_f32_bits(7.0f));
     ck_assert_int_eq(mf_fp8_block_dequantize(MF_FP8_E4M3, x, MF_FP8_E4M3, q, si, 1, 4, MF_FP8_BLOCK_1X128), MF_E_FORMAT);
     ck_assert_int_eq(mf_fp8_block_dequantize(MF_FP32, x, MF_FP32, q, si, 1, 4, MF_FP8_BLOCK_1X128), MF_E_FORMAT);
     ck_assert_int_eq(mf_fp8_block_dequantize(MF_FP32, x, MF_FP8_E4M3, q, NULL, 1, 4, MF_FP8_BLOCK_1X128), MF_E_NULL);
@@ -1275,7 +1289,7 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(mf_fp8_block_dequantize(MF_BF16, h, MF_FP8_E4M3, q, si, 3, huge, MF_FP8_BLOCK_1X128), MF_E_SIZE);
     ck_assert_int_eq(mf_fp8_block_dequantize(MF_FP32, x, MF_FP8_E4M3, (uint8_t *)x, si, 1, 4, MF_FP8_BLOCK_1X128),
                      MF_E_OVERLAP);
-    ck_assert_uint_eq(fbits(x[0]), 0u);
+    ck_assert_uint_eq(mf_test_f32_bits(x[0]), 0u);
     ck_assert_uint_eq(h[0], 0u);
 }
 END_TEST

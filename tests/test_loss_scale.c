@@ -43,19 +43,6 @@ static uint64_t rnd64(void)
 static uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
 static double rnd_unit(void) { return (double)(rnd64() >> 11) * (1.0 / 9007199254740992.0); }
 
-static float f_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static uint32_t u_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* ---- reference: PyTorch _amp_update_scale_cpu_kernel ---------------------------------------- */
 
 typedef struct {
@@ -194,12 +181,12 @@ static uint16_t ref_f32_to_f16(float x)
     return (uint16_t)(sign | lo);
 }
 
-static float ref_bf16_to_f32(uint16_t c) { return f_of((uint32_t)c << 16); }
+static float ref_bf16_to_f32(uint16_t c) { return mf_test_bits_f32((uint32_t)c << 16); }
 
 /* c10::detail::round_to_nearest_even (NaN handled by the caller). */
 static uint16_t ref_f32_to_bf16(float x)
 {
-    uint32_t u = u_of(x);
+    uint32_t u = mf_test_f32_bits(x);
     uint32_t rounding_bias = ((u >> 16) & 1) + 0x7FFFu;
     if (isnan(x))
         return 0xFFFF;
@@ -258,7 +245,7 @@ START_TEST(test_defaults)
     ck_assert(s.scale == d.scale && s.growth_tracker == d.growth_tracker &&
               s.hysteresis_tracker == d.hysteresis_tracker && s.steps_taken == 0 && s.steps_skipped == 0);
     ck_assert(mf_loss_scaler_scale(&d) == 65536.0f);
-    ck_assert_uint_eq(u_of(mf_loss_scaler_inv_scale(&d)), 0x37800000u); /* 2^-16 */
+    ck_assert_uint_eq(mf_test_f32_bits(mf_loss_scaler_inv_scale(&d)), 0x37800000u); /* 2^-16 */
 }
 END_TEST
 
@@ -310,8 +297,8 @@ static long replay_torch(const torch_params *p, const float *found, long n, cons
         taken += (uint64_t)want_step;
         skipped += (uint64_t)!want_step;
         MF_EXPECT(got == want_step, "%s step %ld: update returned %d, want %d", what, i, got, want_step);
-        MF_EXPECT(u_of(s.scale) == u_of(r.current_scale), "%s step %ld: scale %a, PyTorch %a", what, i,
-                  (double)s.scale, (double)r.current_scale);
+        MF_EXPECT(mf_test_f32_bits(s.scale) == mf_test_f32_bits(r.current_scale), "%s step %ld: scale %a, PyTorch %a",
+                  what, i, (double)s.scale, (double)r.current_scale);
         MF_EXPECT(s.growth_tracker == r.growth_tracker, "%s step %ld: tracker %d, PyTorch %d", what, i,
                   (int)s.growth_tracker, r.growth_tracker);
         MF_EXPECT(s.hysteresis_tracker == 0 || s.hysteresis_tracker == 1, "%s step %ld: hysteresis tracker %d",
@@ -440,12 +427,12 @@ START_TEST(test_torch_edges_by_hand)
     s = mf_loss_scaler_default();
     for (i = 0; i < 165; i++)
         mf_loss_scaler_update(&s, 1);
-    ck_assert_uint_eq(u_of(s.scale), 1); /* 2^16 * 2^-165 = 2^-149, the smallest subnormal */
+    ck_assert_uint_eq(mf_test_f32_bits(s.scale), 1); /* 2^16 * 2^-165 = 2^-149, the smallest subnormal */
     mf_loss_scaler_update(&s, 1);
-    ck_assert_uint_eq(u_of(s.scale), 0); /* 2^-150: a tie, rounded to the even 0 */
+    ck_assert_uint_eq(mf_test_f32_bits(s.scale), 0); /* 2^-150: a tie, rounded to the even 0 */
     for (i = 0; i < 4000; i++)
         mf_loss_scaler_update(&s, 0);
-    ck_assert_uint_eq(u_of(s.scale), 0); /* 0 * 2 = 0, as in PyTorch */
+    ck_assert_uint_eq(mf_test_f32_bits(s.scale), 0); /* 0 * 2 = 0, as in PyTorch */
 }
 END_TEST
 
@@ -470,8 +457,8 @@ static long replay_megatron(const meg_params *p, const int *found, long n, const
         /* the parameters keep Megatron's scale finite (it has no isfinite guard; ours is tested apart) */
         MF_EXPECT(isfinite(m.scale), "%s step %ld: test parameters let Megatron's scale reach inf", what, i);
         MF_EXPECT(got == !found[i], "%s step %ld: returned %d", what, i, got);
-        MF_EXPECT(u_of(s.scale) == u_of(m.scale), "%s step %ld: scale %a, Megatron %a", what, i, (double)s.scale,
-                  (double)m.scale);
+        MF_EXPECT(mf_test_f32_bits(s.scale) == mf_test_f32_bits(m.scale), "%s step %ld: scale %a, Megatron %a", what, i,
+                  (double)s.scale, (double)m.scale);
         MF_EXPECT(s.growth_tracker == m.growth_tracker, "%s step %ld: growth tracker %d, Megatron %ld", what, i,
                   (int)s.growth_tracker, m.growth_tracker);
         MF_EXPECT(s.hysteresis_tracker == want_h, "%s step %ld: hysteresis tracker %d, Megatron %ld", what, i,
@@ -611,8 +598,8 @@ START_TEST(test_max_scale)
                 tracker = 0;
             }
             mf_loss_scaler_update(&s, found);
-            MF_EXPECT(u_of(s.scale) == u_of(scale), "max %g step %ld: %a want %a", (double)maxes[k], i,
-                      (double)s.scale, (double)scale);
+            MF_EXPECT(mf_test_f32_bits(s.scale) == mf_test_f32_bits(scale), "max %g step %ld: %a want %a",
+                      (double)maxes[k], i, (double)s.scale, (double)scale);
             MF_EXPECT(s.growth_tracker == tracker, "max %g step %ld: tracker", (double)maxes[k], i);
         }
         total += SEQ_LEN;
@@ -677,7 +664,7 @@ static void store_elem(mf_format f, unsigned char *p, size_t i, uint32_t v)
 static float ref_widen(mf_format f, uint32_t code)
 {
     if (f == MF_FP32)
-        return f_of(code);
+        return mf_test_bits_f32(code);
     return f == MF_FP16 ? ref_f16_to_f32((uint16_t)code) : ref_bf16_to_f32((uint16_t)code);
 }
 
@@ -690,7 +677,7 @@ static uint32_t ref_unscale_code(mf_format f, uint32_t code, float inv, int *is_
     float y = ref_unscale_val(ref_widen(f, code), inv);
     *is_nan = isnan(y);
     if (f == MF_FP32)
-        return u_of(y);
+        return mf_test_f32_bits(y);
     return f == MF_FP16 ? ref_f32_to_f16(y) : ref_f32_to_bf16(y);
 }
 
@@ -873,7 +860,7 @@ START_TEST(test_unscale_f32_random)
         uint32_t sb = (r % 7 == 0)    ? ((uint32_t)(1 + rnd32() % 253) << 23)
                       : (r % 11 == 0) ? 0x3F800000u
                                       : 1 + rnd32() % 0x7F7FFFFFu;
-        float scale = f_of(sb), inv = ref_inv_scale(scale);
+        float scale = mf_test_bits_f32(sb), inv = ref_inv_scale(scale);
         mf_loss_scaler s = make(scale, 2.0f, 0.5f, 2000, 1, 0.0f, 0.0f, 0);
         unsigned char *p = buf + (r & 3);
         int rc, want_found = 0;
@@ -979,14 +966,15 @@ START_TEST(test_scale_loss)
     int r;
     for (r = 0; r < 400; r++) {
         uint32_t sb = (r % 5 == 0) ? ((uint32_t)(1 + rnd32() % 253) << 23) : 1 + rnd32() % 0x7F7FFFFFu;
-        mf_loss_scaler s = make(f_of(sb), 2.0f, 0.5f, 2000, 1, 0.0f, 0.0f, 0);
+        mf_loss_scaler s = make(mf_test_bits_f32(sb), 2.0f, 0.5f, 2000, 1, 0.0f, 0.0f, 0);
         int i;
         for (i = 0; i < 5000; i++) {
             uint32_t lb = (i & 1) ? rnd32() : (rnd32() & 0x80FFFFFFu) | ((uint32_t)(110 + rnd32() % 30) << 23);
-            volatile float loss = f_of(lb), scale = f_of(sb);
+            volatile float loss = mf_test_bits_f32(lb), scale = mf_test_bits_f32(sb);
             float want = loss * scale; /* PyTorch: outputs * self._scale, a float32 multiply */
-            float got = mf_scale_loss(&s, f_of(lb));
-            MF_EXPECT(u_of(got) == u_of(want), "loss %#x * scale %#x: %#x want %#x", lb, sb, u_of(got), u_of(want));
+            float got = mf_scale_loss(&s, mf_test_bits_f32(lb));
+            MF_EXPECT(mf_test_f32_bits(got) == mf_test_f32_bits(want), "loss %#x * scale %#x: %#x want %#x", lb, sb,
+                      mf_test_f32_bits(got), mf_test_f32_bits(want));
             checked++;
         }
     }
@@ -1004,7 +992,7 @@ static void env_run(uint32_t *out, size_t *nout)
     int i;
     for (i = 0; i < 400; i++) { /* down through the subnormals, and up again */
         mf_loss_scaler_update(&s, i < 300 || (i % 7) == 0);
-        out[k++] = u_of(s.scale);
+        out[k++] = mf_test_f32_bits(s.scale);
     }
     s = make(0x1p100f, 2.0f, 0.5f, 1, 1, 0.0f, 0.0f, 0);
     for (i = 0; i < 64; i++) { /* unscaled values land in the subnormals; tie cases for f16/bf16 */
@@ -1021,8 +1009,8 @@ static void env_run(uint32_t *out, size_t *nout)
     for (i = 0; i < 64; i++)
         out[k++] = load_elem(MF_FP16, g, (size_t)i);
     for (i = 0; i < 64; i++)
-        out[k++] = u_of(mf_scale_loss(&s, f_of(0x00012345u + (uint32_t)i * 77u)));
-    out[k++] = u_of(mf_loss_scaler_inv_scale(&s));
+        out[k++] = mf_test_f32_bits(mf_scale_loss(&s, mf_test_bits_f32(0x00012345u + (uint32_t)i * 77u)));
+    out[k++] = mf_test_f32_bits(mf_loss_scaler_inv_scale(&s));
     *nout = k;
 }
 

@@ -30,19 +30,6 @@ static uint64_t rnd64(void)
 }
 static double rnd_unit(void) { return (double)(rnd64() >> 11) / 9007199254740992.0; } /* [0, 1) */
 
-static float f32_from_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* ---- the facts of each type, written out again here ----------------------------------------------- */
 typedef struct {
     mf_mx_type type;
@@ -78,7 +65,7 @@ static uint8_t te_float_to_e8m0(float val)
         return 0xFE;
     if (val == 0.0f)
         return 0x00;
-    val_u32 = f32_bits(val);
+    val_u32 = mf_test_f32_bits(val);
     exponent = (uint8_t)(val_u32 >> 23);
     mantissa = val_u32 & 0x7FFFFF;
     if ((mantissa > 0 && exponent != 0xFE) && !(exponent == 0 && mantissa <= 0x400000))
@@ -216,7 +203,7 @@ START_TEST(test_scale_code_reference)
         for (rule = 0; rule < 2; rule++) {
             const tinfo *t = &types[ti];
             for (s = 0; s < sizeof special / sizeof special[0]; s++, cases++) {
-                float a = f32_from_bits(special[s]);
+                float a = mf_test_bits_f32(special[s]);
                 int got = mf_mx_scale_code(t->type, (mf_mx_scale_rule)rule, a);
                 MF_EXPECT(got == (int)ref_scale(t, (mf_mx_scale_rule)rule, a), "%s rule %d amax 0x%08x: %d vs %u",
                           t->name, rule, special[s], got, ref_scale(t, (mf_mx_scale_rule)rule, a));
@@ -231,17 +218,17 @@ START_TEST(test_scale_code_reference)
                 mants[3] = (uint32_t)rnd64() & 0x7FFFFF;
                 mants[4] = 0x400000;
                 for (q = 0; q < 5; q++, cases++) {
-                    float a = f32_from_bits((uint32_t)s << 23 | mants[q]);
+                    float a = mf_test_bits_f32((uint32_t)s << 23 | mants[q]);
                     MF_EXPECT(mf_mx_scale_code(t->type, (mf_mx_scale_rule)rule, a) ==
                                   (int)ref_scale(t, (mf_mx_scale_rule)rule, a),
-                              "%s rule %d amax bits 0x%08x", t->name, rule, f32_bits(a));
+                              "%s rule %d amax bits 0x%08x", t->name, rule, mf_test_f32_bits(a));
                 }
             }
             for (s = 0; s < 200000; s++, cases++) {
-                float a = f32_from_bits((uint32_t)rnd64());
+                float a = mf_test_bits_f32((uint32_t)rnd64());
                 MF_EXPECT(mf_mx_scale_code(t->type, (mf_mx_scale_rule)rule, a) ==
                               (int)ref_scale(t, (mf_mx_scale_rule)rule, a),
-                          "%s rule %d amax bits 0x%08x", t->name, rule, f32_bits(a));
+                          "%s rule %d amax bits 0x%08x", t->name, rule, mf_test_f32_bits(a));
             }
         }
     ck_assert_uint_eq(cases, MF_MX_TYPE_COUNT * 2 * (24 + 256 * 5 + 200000));
@@ -254,8 +241,8 @@ START_TEST(test_scale_code_reference)
      * TE's product amax * (float)(64/127) rounds to exactly 1.0f, so RCEIL gives 2^0 (0x7F), not 2^1.
      * (For the five float element types the product and the quotient give the same code for every
      * binary32 amax, checked by a full sweep while writing this test; for MXINT8 254 amax differ.) */
-    ck_assert_int_eq(mf_mx_scale_code(MF_MXINT8, MF_MX_SCALE_RCEIL, f32_from_bits(0x3FFE0001u)), 0x7F);
-    ck_assert_int_eq(mf_mx_scale_code(MF_MXINT8, MF_MX_SCALE_RCEIL, f32_from_bits(0x3F7E0001u)), 0x7E);
+    ck_assert_int_eq(mf_mx_scale_code(MF_MXINT8, MF_MX_SCALE_RCEIL, mf_test_bits_f32(0x3FFE0001u)), 0x7F);
+    ck_assert_int_eq(mf_mx_scale_code(MF_MXINT8, MF_MX_SCALE_RCEIL, mf_test_bits_f32(0x3F7E0001u)), 0x7E);
     /* e2m1, amax 6: both 2^0 (6 = 1.5 * 2^2, emax 2; 6 * (1/6) rounds to exactly 1) */
     ck_assert_int_eq(mf_mx_scale_code(MF_MXFP4_E2M1, MF_MX_SCALE_FLOOR, 6.0f), 0x7F);
     ck_assert_int_eq(mf_mx_scale_code(MF_MXFP4_E2M1, MF_MX_SCALE_RCEIL, 6.0f), 0x7F);
@@ -375,7 +362,7 @@ START_TEST(test_floor_vs_rceil_powers_of_two)
             int where;
             for (where = -1; where <= 1; where++) {
                 const uint32_t pb = (uint32_t)(p + 127) << 23;
-                const float amax = f32_from_bits(where < 0 ? pb - 1 : where > 0 ? pb + 1 : pb);
+                const float amax = mf_test_bits_f32(where < 0 ? pb - 1 : where > 0 ? pb + 1 : pb);
                 int rule;
                 for (rule = 0; rule < 2; rule++) {
                     float x[32];
@@ -471,8 +458,8 @@ START_TEST(test_round_trip_bound)
                     /* dequantize: the element's value times X, rounded once to binary32 */
                     double ev = t->type == MF_MXINT8 ? (double)(int8_t)code / 64.0 : mf_to_f64(t->fmt, code);
                     float ywant = (float)(ev * X);
-                    MF_EXPECT(f32_bits(y[i]) == f32_bits(ywant), "%s dequant %zu: %a vs %a", t->name, i, (double)y[i],
-                              (double)ywant);
+                    MF_EXPECT(mf_test_f32_bits(y[i]) == mf_test_f32_bits(ywant), "%s dequant %zu: %a vs %a", t->name, i,
+                              (double)y[i], (double)ywant);
                     yd = (double)y[i];
                     if (fabs(q) > t->max) { /* clipping: the result is +-max * X */
                         /* RCEIL only by the rounding of amax * (1/max) to binary32, never more */
@@ -553,7 +540,7 @@ START_TEST(test_nonfinite_and_special_codes)
     ck_assert_int_eq(mf_mx_dequantize(MF_MXFP8_E5M2, MF_MX_ROWWISE, 0, el, sc, 1, 32, y), MF_OK);
     ck_assert(isinf(y[0]) && y[0] > 0);
     ck_assert(isinf(y[1]) && y[1] < 0);
-    ck_assert_uint_eq(f32_bits(y[2]), 0x00400000u);
+    ck_assert_uint_eq(mf_test_f32_bits(y[2]), 0x00400000u);
     el[0] = 0x7F; /* e4m3 NaN */
     el[1] = 0x7E; /* 448 */
     sc[0] = 254;  /* X = 2^127: 448 * 2^127 overflows binary32 -> inf */
@@ -742,7 +729,7 @@ START_TEST(test_bad_arguments)
     ck_assert_int_eq(mf_mx_dequantize(MF_MXFP8_E4M3, MF_MX_ROWWISE, 0, el, sc, SIZE_MAX / 64, 64, y), MF_E_SIZE);
     ck_assert_int_eq(mf_mx_dequantize(MF_MXFP8_E4M3, MF_MX_ROWWISE, 0, NULL, NULL, 0, 64, NULL), MF_OK);
     for (i = 0; i < 64 * 32; i++)
-        MF_EXPECT(f32_bits(y[i]) == 0xA5A5A5A5u, "y written on error");
+        MF_EXPECT(mf_test_f32_bits(y[i]) == 0xA5A5A5A5u, "y written on error");
     /* sizes */
     ck_assert_int_eq(mf_mx_sizes(MF_MXFP6_E3M2, MF_MX_COLWISE, MF_MX_FP6_PACKED, 64, 3, &eb, &ns), MF_OK);
     ck_assert_uint_eq(eb, 144);

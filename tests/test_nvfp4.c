@@ -33,19 +33,6 @@ static uint64_t rnd64(void)
 }
 static double rnd_unit(void) { return (double)(rnd64() >> 11) / 9007199254740992.0; }
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static float f32_from_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 /* ---- e4m3 and e2m1 from their value tables --------------------------------------------------------- */
 
 static double e4m3_value(unsigned code) /* 0x00 .. 0x7E, non-negative */
@@ -236,20 +223,22 @@ START_TEST(test_global_scale)
                                        0x7F800001u, 0x3A800000u, 0x00200000u};
     size_t i, cases = 0;
     for (i = 0; i < sizeof special / sizeof special[0]; i++, cases++) {
-        float a = f32_from_bits(special[i]);
-        ck_assert_uint_eq(f32_bits(mf_nvfp4_global_scale(a)), f32_bits(te_compute_global_encode_scaling_factor_FP4(a)));
+        float a = mf_test_bits_f32(special[i]);
+        ck_assert_uint_eq(mf_test_f32_bits(mf_nvfp4_global_scale(a)),
+                          mf_test_f32_bits(te_compute_global_encode_scaling_factor_FP4(a)));
     }
     for (i = 0; i < 1000000; i++, cases++) {
-        float a = f32_from_bits((uint32_t)rnd64() & 0x7FFFFFFFu);
+        float a = mf_test_bits_f32((uint32_t)rnd64() & 0x7FFFFFFFu);
         float got = mf_nvfp4_global_scale(a), want = te_compute_global_encode_scaling_factor_FP4(a);
-        MF_EXPECT(f32_bits(got) == f32_bits(want), "amax %a: %a vs %a", (double)a, (double)got, (double)want);
+        MF_EXPECT(mf_test_f32_bits(got) == mf_test_f32_bits(want), "amax %a: %a vs %a", (double)a, (double)got,
+                  (double)want);
     }
     ck_assert_uint_eq(cases, 14 + 1000000);
     /* by hand: amax 2688 -> 1; amax 0 -> 1; amax inf -> 2688/inf = 0 -> 1; amax 2^-149 -> inf -> FLT_MAX */
     ck_assert(mf_nvfp4_global_scale(2688.0f) == 1.0f);
     ck_assert(mf_nvfp4_global_scale(0.0f) == 1.0f);
     ck_assert(mf_nvfp4_global_scale(INFINITY) == 1.0f);
-    ck_assert(mf_nvfp4_global_scale(f32_from_bits(1)) == FLT_MAX);
+    ck_assert(mf_nvfp4_global_scale(mf_test_bits_f32(1)) == FLT_MAX);
     ck_assert(mf_nvfp4_global_scale(NAN) == FLT_MAX); /* fminf(NaN, FLT_MAX) */
     ck_assert(mf_nvfp4_global_scale(1.0f) == 2688.0f);
 }
@@ -280,7 +269,7 @@ static size_t compare_with_te(size_t rows, size_t cols, mf_mx_axis axis, int ten
     ref.sc = rsc;
     te_quantize(x, rows, cols, axis, amax_in, sr, o.seed, o.sr_offset, &ref);
     ck_assert_int_eq(mf_nvfp4_quantize(axis, x, rows, cols, el, sc, amax_in, &amax_out, &o), MF_OK);
-    ck_assert_uint_eq(f32_bits(amax_out), f32_bits(ref.amax));
+    ck_assert_uint_eq(mf_test_f32_bits(amax_out), mf_test_f32_bits(ref.amax));
     ck_assert_uint_eq(st.overflow, ref.ev.overflow); /* elements clipped to +-6 */
     ck_assert_uint_eq(st.underflow, ref.ev.underflow);
     ck_assert_uint_eq(st.subnormal, ref.ev.subnormal);
@@ -302,8 +291,8 @@ static size_t compare_with_te(size_t rows, size_t cols, mf_mx_axis axis, int ten
         size_t r = i / cols, c = i % cols;
         unsigned k = axis == MF_MX_ROWWISE ? sc[r * (cols / 16) + c / 16] : sc[(r / 16) * cols + c];
         float want = te_dequantize_one((el[i / 2] >> (4 * (i & 1))) & 0xF, k, amax_out);
-        MF_EXPECT(f32_bits(y[i]) == f32_bits(want) || (isnan(y[i]) && isnan(want)), "dequant %zu: %a vs TE %a", i,
-                  (double)y[i], (double)want);
+        MF_EXPECT(mf_test_f32_bits(y[i]) == mf_test_f32_bits(want) || (isnan(y[i]) && isnan(want)),
+                  "dequant %zu: %a vs TE %a", i, (double)y[i], (double)want);
     }
     free(x);
     free(y);
@@ -438,7 +427,7 @@ START_TEST(test_nonfinite_like_te)
         }
         te_quantize(x, ROWS, COLS, (mf_mx_axis)axis, NULL, 0, 0, 0, &ref);
         ck_assert_int_eq(mf_nvfp4_quantize((mf_mx_axis)axis, x, ROWS, COLS, el, sc, NULL, &amax, NULL), MF_OK);
-        ck_assert_uint_eq(f32_bits(amax), f32_bits(ref.amax));
+        ck_assert_uint_eq(mf_test_f32_bits(amax), mf_test_f32_bits(ref.amax));
         ck_assert_mem_eq(sc, rsc, sizeof sc);
         ck_assert_mem_eq(el, rel, sizeof el);
     }
@@ -567,7 +556,7 @@ START_TEST(test_bad_arguments)
     ck_assert_int_eq(mf_nvfp4_dequantize(MF_MX_ROWWISE, el, sc, 1.0f, SIZE_MAX / 16, 32, y), MF_E_SIZE);
     ck_assert_int_eq(mf_nvfp4_dequantize(MF_MX_ROWWISE, NULL, NULL, 1.0f, 0, 32, NULL), MF_OK);
     for (i = 0; i < 32 * 32; i++)
-        MF_EXPECT(f32_bits(y[i]) == 0xA5A5A5A5u, "y written on error");
+        MF_EXPECT(mf_test_f32_bits(y[i]) == 0xA5A5A5A5u, "y written on error");
     ck_assert_int_eq(mf_nvfp4_sizes(MF_MX_COLWISE, 32, 3, &eb, &ns), MF_OK);
     ck_assert_uint_eq(eb, 48);
     ck_assert_uint_eq(ns, 6);

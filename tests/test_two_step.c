@@ -56,8 +56,7 @@ START_TEST(test_round_to_odd_two_step)
             if (i & 1) {
                 x = near_boundary(narrow[k]);
             } else {
-                uint64_t b = next();
-                memcpy(&x, &b, 8);
+                x = mf_test_bits_f64(next());
                 if (isnan(x))
                     continue;
                 /* keep most exponents within reach of the narrow formats */

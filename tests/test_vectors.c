@@ -212,11 +212,10 @@ static size_t run_round_file(const char *name)
         if (strncmp(f[1], "bits:", 5) == 0) {
             uint64_t b = parse_hex(f[1] + 5, "bits", where);
             if (is64) {
-                memcpy(&xd, &b, 8);
+                xd = mf_test_bits_f64(b);
             } else {
-                uint32_t b32 = (uint32_t)b;
                 ck_assert_msg(b <= 0xFFFFFFFFu, "%s: f32 bits too wide", where);
-                memcpy(&xf, &b32, 4);
+                xf = mf_test_bits_f32((uint32_t)b);
                 xd = xf;
             }
         } else {
@@ -255,19 +254,6 @@ static size_t run_round_file(const char *name)
     fclose(fp);
     ck_assert_msg(seen_header, "%s: no header", name);
     return rows;
-}
-
-static uint32_t f32_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-static uint64_t f64_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, 8);
-    return b;
 }
 
 static size_t run_decode_file(const char *name)
@@ -316,15 +302,15 @@ static size_t run_decode_file(const char *name)
                       ref_decode(fmt_names[k].r, code));
         }
         if (strcmp(f[3], "-") != 0)
-            MF_EXPECT(f32_bits(g32) == (uint32_t)parse_hex(f[3], "f32 bits", where), "%s: f32 bits 0x%08x want %s",
-                      where, f32_bits(g32), f[3]);
+            MF_EXPECT(mf_test_f32_bits(g32) == (uint32_t)parse_hex(f[3], "f32 bits", where),
+                      "%s: f32 bits 0x%08x want %s", where, mf_test_f32_bits(g32), f[3]);
         if (strcmp(f[4], "-") != 0)
-            MF_EXPECT(f64_bits(g64) == parse_hex(f[4], "f64 bits", where), "%s: f64 bits 0x%016llx want %s", where,
-                      (unsigned long long)f64_bits(g64), f[4]);
+            MF_EXPECT(mf_test_f64_bits(g64) == parse_hex(f[4], "f64 bits", where), "%s: f64 bits 0x%016llx want %s",
+                      where, (unsigned long long)mf_test_f64_bits(g64), f[4]);
         nf = find_named(fmt_names[k].m);
         if (nf) { /* mf_<tag>_to_f32 / _to_f64 give the same bits */
-            MF_EXPECT(f32_bits(nf->dec32(code)) == f32_bits(g32), "%s: named _to_f32 differs", where);
-            MF_EXPECT(f64_bits(nf->dec64(code)) == f64_bits(g64), "%s: named _to_f64 differs", where);
+            MF_EXPECT(mf_test_f32_bits(nf->dec32(code)) == mf_test_f32_bits(g32), "%s: named _to_f32 differs", where);
+            MF_EXPECT(mf_test_f64_bits(nf->dec64(code)) == mf_test_f64_bits(g64), "%s: named _to_f64 differs", where);
         }
         ck_assert_msg(strlen(f[5]) > 0, "%s: the why column is empty", where);
         rows++;
