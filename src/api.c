@@ -48,6 +48,41 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
     return MF_OK;
 }
 
+int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const void *src, size_t n,
+                    const mf_opts *opts, mf_plan *plan)
+{
+    static const char *const paths[MF__PATH_COUNT] = {"none", "portable", "blocked", "direct", "w16", "lut", "lut_sr"};
+    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+    const mf_opts *o = opts ? opts : &defaults;
+    const mf__room *room;
+    mf__plan p;
+    size_t piece;
+    int rc = mf__check_convert_args(dst_fmt, src_fmt, o);
+    if (rc != MF_OK)
+        return rc;
+    if (!plan)
+        return MF_E_NULL;
+    memset(plan, 0, sizeof *plan);
+    plan->path = paths[MF__PATH_NONE];
+    if (n == 0)
+        return MF_OK;
+    if (mf_storage_bytes(dst_fmt, n) == 0 || mf_storage_bytes(src_fmt, n) == 0)
+        return MF_E_SIZE;
+    room = mf__room_for(mf__room_active(), dst_fmt, src_fmt);
+    piece = o->threads > 1 ? mf__parallel_piece(dst_fmt, src_fmt, n, o->threads) : n;
+    room->plan(&p, dst_fmt, dst ? dst : (const void *)64, src_fmt, src ? src : (const void *)64, piece, o,
+               o->stats != NULL);
+    plan->backend = p.backend->name;
+    plan->path = paths[p.path];
+    plan->ends_path = p.ends_path == MF__PATH_NONE ? NULL : paths[p.ends_path];
+    plan->head = p.head;
+    plan->body = p.body;
+    plan->tail = p.tail;
+    plan->streams = p.stream;
+    plan->threads = (int)((n + piece - 1) / piece);
+    return MF_OK;
+}
+
 const char *mf_strerror(int code)
 {
     switch (code) {

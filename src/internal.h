@@ -10,13 +10,41 @@
 typedef void (*mf__convert_fn)(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
                                const mf_opts *opts, mf_stats *stats);
 
-/* A backend: its name, the pairs it converts itself (bit dst of own[src]) and its convert for them; the
- * other pairs are its parent's (the backend it builds on), so a backend carries only what it changes. */
+/* The paths a backend's convert can take (src/simd/backend_paths.h; mf_plan.path names them). */
+enum {
+    MF__PATH_NONE,
+    MF__PATH_PORTABLE, /* the portable backend: equal formats, f64 with statistics, odd e2m1 sr offsets */
+    MF__PATH_BLOCKED,  /* blocks decoded into binary32, then a round kernel; every call with statistics */
+    MF__PATH_DIRECT,   /* instructions that ignore the FP environment, which is therefore left alone */
+    MF__PATH_W16,      /* f16/bf16 -> narrow formats in 16-bit lanes */
+    MF__PATH_LUT,      /* narrow -> narrow through a 256-entry table of the call's results */
+    MF__PATH_LUT_SR,   /* the same in sr: two tables and a threshold per code */
+    MF__PATH_COUNT
+};
+
+struct mf__room;
+
+/* Every choice one call makes: the backend, the body's path, and the head and tail that go through
+ * bounce buffers by ends_path (MF__PATH_NONE when there are none). */
+typedef struct mf__plan {
+    const struct mf__room *backend;
+    int path, ends_path;
+    size_t head, body, tail;
+    int stream; /* non-temporal stores */
+} mf__plan;
+
+typedef void (*mf__plan_fn)(mf__plan *plan, mf_format dst_fmt, const void *dst, mf_format src_fmt, const void *src,
+                            size_t n, const mf_opts *opts, int count);
+
+/* A backend: its name, the pairs it converts itself (bit dst of own[src]), its convert for them and
+ * the plan that convert follows; the other pairs are its parent's (the backend it builds on), so a
+ * backend carries only what it changes. */
 typedef struct mf__room {
     const char *name;
     const struct mf__room *parent; /* NULL for the portable backend, which converts every pair */
     uint16_t own[MF_FORMAT_COUNT];
     mf__convert_fn convert;
+    mf__plan_fn plan;
 } mf__room;
 
 /* The backend that converts src -> dst for r: r itself, or the first ancestor that does. */
@@ -68,6 +96,10 @@ static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, c
         return MF_E_ARG;
     return MF_OK;
 }
+
+/* The elements of each piece mf__convert_parallel cuts [0, n) into for `threads` threads (the last
+ * piece may be shorter); n where it does not split the call. */
+size_t mf__parallel_piece(mf_format dst_fmt, mf_format src_fmt, size_t n, int threads);
 
 /* Run room->convert over [0, n) on up to `threads` threads (parallel.c); stats summed. */
 void mf__convert_parallel(const mf__room *room, mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,

@@ -32,6 +32,17 @@ static void *run_piece(void *arg)
     return NULL;
 }
 
+size_t mf__parallel_piece(mf_format d, mf_format s, size_t n, int threads)
+{
+    if (threads > MF_PAR_MAX_THREADS)
+        threads = MF_PAR_MAX_THREADS;
+    if ((size_t)threads > n / (MF_PAR_MIN / 2))
+        threads = (int)(n / (MF_PAR_MIN / 2));
+    if (threads < 2 || n < MF_PAR_MIN || d == s)
+        return n;
+    return ((n + (size_t)threads - 1) / (size_t)threads + 63) & ~(size_t)63; /* pieces cover n */
+}
+
 void mf__convert_parallel(const mf__room *room, mf_format d, void *dst, mf_format s, const void *src, size_t n,
                           const mf_opts *o, mf_stats *st, int threads)
 {
@@ -42,15 +53,11 @@ void mf__convert_parallel(const mf__room *room, mf_format d, void *dst, mf_forma
     pthread_t tid[MF_PAR_MAX_THREADS];
     int ok[MF_PAR_MAX_THREADS];
 #endif
-    if (threads > MF_PAR_MAX_THREADS)
-        threads = MF_PAR_MAX_THREADS;
-    if ((size_t)threads > n / (MF_PAR_MIN / 2))
-        threads = (int)(n / (MF_PAR_MIN / 2));
-    if (threads < 2 || n < MF_PAR_MIN || d == s) {
+    per = mf__parallel_piece(d, s, n, threads);
+    if (per == n) {
         room->convert(d, dst, s, src, n, o, st);
         return;
     }
-    per = ((n + (size_t)threads - 1) / (size_t)threads + 63) & ~(size_t)63; /* pieces cover n */
     for (t = 0; t < threads && start < n; t++) {
         piece *p = &pc[t];
         p->room = room;

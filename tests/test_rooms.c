@@ -190,6 +190,107 @@ START_TEST(test_rooms_expected_rooms)
 }
 END_TEST
 
+/* The plan each backend makes, for calls chosen to take each of its paths, and the bytes of those
+ * calls against the portable backend's; each path a backend has must be taken by some call. The
+ * expected path per backend comes from the paths each one offers (docs/architecture.md). */
+typedef struct {
+    mf_format d, s;
+    mf_round r;
+    size_t n;
+    int stats;
+    const char *path[5]; /* avx2, avx512, avx512bf16, neon, portable */
+} plan_case;
+
+static const plan_case plan_cases[] = {
+    {MF_FP8_E4M3, MF_FP32, MF_ROUND_NEAREST_EVEN, 4096, 1, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP32, MF_ROUND_UP, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP32, MF_ROUND_NEAREST_EVEN, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP16, MF_FP32, MF_ROUND_TOWARD_ZERO, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP16, MF_ROUND_NEAREST_EVEN, 4096, 0, {"w16", "w16", "w16", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_NEAREST_EVEN, 4096, 0, {"lut", "blocked", "lut", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_STOCHASTIC, 8192, 0, {"lut_sr", "blocked", "lut_sr", "blocked", "portable"}},
+    {MF_FP16, MF_E8M0, MF_ROUND_STOCHASTIC, 8192, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, 4096, 0, {"portable", "portable", "portable", "portable", "portable"}},
+    {MF_FP8_E4M3, MF_FP64, MF_ROUND_NEAREST_EVEN, 2048, 1, {"portable", "portable", "portable", "portable", "portable"}},
+};
+
+static const char *const plan_paths[MF__PATH_COUNT] = {"none", "portable", "blocked", "direct",
+                                                      "w16", "lut", "lut_sr"};
+
+static int plan_column(const char *name)
+{
+    static const char *const names[5] = {"avx2", "avx512", "avx512bf16", "neon", "portable"};
+    int i;
+    for (i = 0; i < 5; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+START_TEST(test_rooms_plans)
+{
+    const mf__room *room;
+    size_t ri, k;
+    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        const int col = plan_column(room->name);
+        unsigned seen = 0, offered = 0;
+        ck_assert_msg(col >= 0, "backend %s has no column in plan_cases", room->name);
+        if (!mf__room_supported(room))
+            continue;
+        for (k = 0; k < sizeof plan_cases / sizeof plan_cases[0]; k++) {
+            const plan_case *c = &plan_cases[k];
+            mf_opts o = {c->r, MF_OVERFLOW_SATURATE, 99, 0, NULL, 0};
+            mf_stats st;
+            mf__plan p;
+            o.stats = c->stats ? &st : NULL;
+            mf__room_for(room, c->d, c->s)->plan(&p, c->d, NULL, c->s, NULL, c->n, &o, c->stats);
+            ck_assert_msg(strcmp(plan_paths[p.path], c->path[col]) == 0, "%s: %s -> %s %s n=%zu%s: path %s, want %s",
+                          room->name, mf_format_name(c->s), mf_format_name(c->d), mf_round_name(c->r), c->n,
+                          c->stats ? " stats" : "", plan_paths[p.path], c->path[col]);
+            ck_assert(p.head + p.body + p.tail == c->n);
+            ck_assert(mf_storage_bytes(c->s, c->n) <= NMAX * 8 && mf_storage_bytes(c->d, c->n) <= NMAX * 8);
+            seen |= 1u << p.path;
+            fill(c->s, src_buf, c->n);
+            check_one(room, c->d, c->s, c->n, 0, 0, &o);
+        }
+        for (k = 0; k < sizeof plan_cases / sizeof plan_cases[0]; k++) {
+            int pth;
+            for (pth = 0; pth < MF__PATH_COUNT; pth++)
+                if (strcmp(plan_cases[k].path[col], plan_paths[pth]) == 0)
+                    offered |= 1u << pth;
+        }
+        ck_assert_msg(seen == offered, "%s: paths taken 0x%x, expected 0x%x", room->name, seen, offered);
+        printf("backend %s: %d paths planned and checked\n", room->name, __builtin_popcount(seen));
+    }
+}
+END_TEST
+
+/* A call with ragged ends: the body by its path, head and tail bounced; the public plan agrees. */
+START_TEST(test_rooms_plan_api)
+{
+    mf_plan pl;
+    mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+    const mf__room *active = mf__room_for(mf__room_active(), MF_FP8_E4M3, MF_FP32);
+    ck_assert_int_eq(mf_convert_plan(MF_FP8_E4M3, NULL, MF_FP32, NULL, 4095, &o, &pl), MF_OK);
+    ck_assert_str_eq(pl.backend, active->name);
+    ck_assert_uint_eq(pl.head + pl.body + pl.tail, 4095);
+    ck_assert_int_eq(pl.threads, 1);
+    if (strcmp(active->name, "portable") != 0) {
+        ck_assert_uint_eq(pl.tail, 4095 % 64 % (strcmp(active->name, "avx2") == 0 ? 8 : strcmp(active->name, "neon") == 0 ? 4 : 16));
+        ck_assert_ptr_nonnull(pl.ends_path);
+    }
+    ck_assert_int_eq(mf_convert_plan(MF_FP8_E4M3, NULL, MF_FP32, NULL, 0, &o, &pl), MF_OK);
+    ck_assert_str_eq(pl.path, "none");
+    ck_assert_int_eq(mf_convert_plan(MF_FP8_E4M3, NULL, MF_FP32, NULL, 10, &o, NULL), MF_E_NULL);
+    ck_assert_int_eq(mf_convert_plan((mf_format)MF_FORMAT_COUNT, NULL, MF_FP32, NULL, 10, &o, &pl), MF_E_FORMAT);
+    ck_assert_int_eq(mf_convert_plan(MF_FP8_E4M3, NULL, MF_FP32, NULL, SIZE_MAX, &o, &pl), MF_E_SIZE);
+    o.threads = 4;
+    ck_assert_int_eq(mf_convert_plan(MF_FP8_E4M3, NULL, MF_FP32, NULL, (size_t)4 << 20, &o, &pl), MF_OK);
+    ck_assert_int_eq(pl.threads, 4);
+    ck_assert_uint_eq(pl.head + pl.body + pl.tail, (size_t)1 << 20);
+}
+END_TEST
+
 START_TEST(test_rooms_all_pairs)
 {
     size_t ri;
@@ -1127,6 +1228,8 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_rooms_expected_rooms);
     tcase_add_test(tc, test_rooms_all_pairs);
+    tcase_add_test(tc, test_rooms_plans);
+    tcase_add_test(tc, test_rooms_plan_api);
     tcase_add_test(tc, test_rooms_lengths);
     tcase_add_test(tc, test_rooms_heads_tails);
     tcase_add_test(tc, test_rooms_f16_nan_blocks);

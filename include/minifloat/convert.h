@@ -79,10 +79,29 @@ MF_API int mf_format_from_name(const char *name, mf_format *out);
 MF_API int mf_round_from_name(const char *name, mf_round *out);
 MF_API int mf_overflow_from_name(const char *name, mf_overflow *out);
 
-/* The name of the room (implementation) bulk calls use in this process: "avx512bf16", "avx512",
- * "avx2" (x86-64), "neon" (aarch64) or "portable". Every room gives the same bits; MF_BACKEND=<name>
+/* The name of the backend (implementation) bulk calls use in this process: "avx512bf16", "avx512",
+ * "avx2" (x86-64), "neon" (aarch64) or "portable". Every backend gives the same bits; MF_BACKEND=<name>
  * in the environment, read at the first conversion, selects one the CPU supports. */
 MF_API const char *mf_backend(void);
+
+/* Which code a call of mf_convert runs: filled by mf_convert_plan. */
+typedef struct mf_plan {
+    const char *backend;   /* the backend that converts this pair: mf_backend()'s, or one it builds on */
+    const char *path;      /* the body's path: "portable", "blocked", "direct", "w16", "lut" or "lut_sr" */
+    const char *ends_path; /* the path of head and tail, or NULL where there are none */
+    size_t head, body, tail; /* elements; head and tail go through a bounce buffer by ends_path */
+    int streams;           /* 1: non-temporal stores (outputs of 16 MiB and more) */
+    int threads;           /* the threads mf_convert splits the call over (1: none) */
+} mf_plan;
+
+/* What mf_convert(dst_fmt, dst, src_fmt, src, n, opts) would run, without converting anything: the
+ * backend, its path and how the call is cut (docs/architecture.md explains the paths). dst and src
+ * may be NULL, read as 64-byte aligned arrays; they are never dereferenced. With threads, the plan is
+ * that of the first thread's piece. Returns MF_OK, or the code mf_convert would return for these
+ * arguments (MF_E_FORMAT, MF_E_ROUND, MF_E_POLICY, MF_E_ARG, MF_E_SIZE), or MF_E_NULL for a NULL plan.
+ * For n = 0 the plan is empty: path "none", nothing else set. */
+MF_API int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const void *src, size_t n,
+                           const mf_opts *opts, mf_plan *plan);
 
 /* The library's version string, e.g. "0.1.0". */
 MF_API const char *mf_version(void);

@@ -177,4 +177,16 @@ static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const vo
     }
 }
 
-const mf__room mf__room_portable = {"portable", NULL, {0}, convert_portable};
+static void plan_portable(mf__plan *p, mf_format d, const void *dst, mf_format s, const void *src, size_t n,
+                          const mf_opts *o, int count)
+{
+    (void)d, (void)dst, (void)s, (void)src, (void)o, (void)count;
+    p->backend = &mf__room_portable;
+    p->path = MF__PATH_PORTABLE;
+    p->ends_path = MF__PATH_NONE;
+    p->head = p->tail = 0;
+    p->body = n;
+    p->stream = 0;
+}
+
+const mf__room mf__room_portable = {"portable", NULL, {0}, convert_portable, plan_portable};

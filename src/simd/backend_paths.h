@@ -349,34 +349,50 @@ static void room_portable(mf_format d, void *dst, mf_format s, const void *src, 
  * {sae} or a shift for f16 and bf16 sources (their IEEE overflow step is integer compares);
  * k_round_e8m0_fast is integer arithmetic.
  * Returns 0 for every other call. */
-static int room_direct(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+enum { ROOM_DIRECT_NONE, ROOM_DIRECT_F16, ROOM_DIRECT_BF16, ROOM_DIRECT_ROUND, ROOM_DIRECT_F16_F32 };
+static int room_direct_kind(mf_format d, mf_format s, size_t n, const mf_opts *o)
+{
+    if (!ROOM_HW_NOCSR || room_streams(d, n))
+        return ROOM_DIRECT_NONE;
+    if (s == MF_FP32 && d == MF_FP16 && o->overflow == MF_OVERFLOW_IEEE &&
+        (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO))
+        return ROOM_DIRECT_F16;
+    if (ROOM_HW_BF16 && s == MF_FP32 && d == MF_BF16 && o->overflow == MF_OVERFLOW_IEEE &&
+        o->round == MF_ROUND_NEAREST_EVEN && hw_bf16_direct_ok())
+        return ROOM_DIRECT_BF16;
+#ifdef V_HAS_TABLE32
+    if (s == MF_FP32 && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO) && room_tab_ok(d))
+        return ROOM_DIRECT_ROUND;
+#endif
+    if (s == MF_FP32 && d == MF_E8M0 && k_e8m0_fast_ok(o->round)) /* integer operations only */
+        return ROOM_DIRECT_ROUND;
+    if (s == MF_FP16 && d == MF_FP32)
+        return ROOM_DIRECT_F16_F32;
+    return ROOM_DIRECT_NONE;
+}
+
+static void room_direct_run(int kind, mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
     const size_t end = n / MF_VL * MF_VL;
     k_counts none = {0, 0, 0, 0, 0};
-    if (!ROOM_HW_NOCSR || room_streams(d, n))
-        return 0;
-    if (s == MF_FP32 && d == MF_FP16 && o->overflow == MF_OVERFLOW_IEEE && o->round == MF_ROUND_NEAREST_EVEN)
-        room_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, 0);
-    else if (s == MF_FP32 && d == MF_FP16 && o->overflow == MF_OVERFLOW_IEEE && o->round == MF_ROUND_TOWARD_ZERO)
-        room_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_TOWARD_ZERO, 0);
-    else if (ROOM_HW_BF16 && s == MF_FP32 && d == MF_BF16 && o->overflow == MF_OVERFLOW_IEEE &&
-             o->round == MF_ROUND_NEAREST_EVEN && hw_bf16_direct_ok())
-        room_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, 0);
-#ifdef V_HAS_TABLE32
-    else if (s == MF_FP32 && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO) &&
-             room_tab_ok(d))
+    switch (kind) {
+    case ROOM_DIRECT_F16:
+        if (o->round == MF_ROUND_NEAREST_EVEN)
+            room_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, 0);
+        else
+            room_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_TOWARD_ZERO, 0);
+        break;
+    case ROOM_DIRECT_BF16: room_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, 0); break;
+    case ROOM_DIRECT_ROUND:
         room_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);
-#endif
-    else if (s == MF_FP32 && d == MF_E8M0 && k_e8m0_fast_ok(o->round)) /* integer operations only */
-        room_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);
-    else if (s == MF_FP16 && d == MF_FP32) {
+        break;
+    default: /* ROOM_DIRECT_F16_F32 */
         room_decode_loop(MF_FP16, (uint32_t *)dst, src, end);
         if (o->overflow == MF_OVERFLOW_SATURATE)
             room_saturate_f32((uint32_t *)dst, end);
-    } else
-        return 0;
+        break;
+    }
     room_portable(d, dst, s, src, end, n, o, &none, 0);
-    return 1;
 }
 
 static int room_vectorizable(mf_format d, mf_format s, const mf_opts *o, int count)
@@ -693,12 +709,9 @@ static int room_lut_pair(mf_format d, mf_format s)
     return ROOM_HW_LUT && d != s && (s4 || mf__storage_bytes(s, 64) == 64) && (wide || d4 || mf__storage_bytes(d, 64) == 64);
 }
 
-static int room_lut(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+static int room_lut_ok(mf_format d, mf_format s, size_t n, const mf_opts *o)
 {
-    if (n < ROOM_LUT_MIN || o->round == MF_ROUND_STOCHASTIC || !room_lut_pair(d, s))
-        return 0;
-    room_lut_run(d, dst, s, src, n, o);
-    return 1;
+    return n >= ROOM_LUT_MIN && o->round != MF_ROUND_STOCHASTIC && room_lut_pair(d, s);
 }
 
 /* ---- narrow sources in sr, through tables -----------------------------------------------------------
@@ -856,11 +869,20 @@ __attribute__((noinline)) static int room_lut_sr_run(mf_format d, void *dst, mf_
     return 1;
 }
 
-static int room_lut_sr(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+/* Every value of s is one of d's: sr never rounds (T = 2^w for every code) */
+static int room_values_within(mf_format s, mf_format d)
 {
-    if (n < ROOM_LUT_SR_MIN || o->round != MF_ROUND_STOCHASTIC || !room_lut_pair(d, s))
-        return 0;
-    return room_lut_sr_run(d, dst, s, src, n, o);
+    const mf__fmt fs = mf__fmt_get(s), fd = mf__fmt_get(d);
+    const int emax_s = (int)(mf__fmt_max_code(fs) >> fs.man) - fs.bias;
+    const int emax_d = (int)(mf__fmt_max_code(fd) >> fd.man) - fd.bias;
+    return emax_s <= emax_d && fs.man <= fd.man && mf__fmt_emin(fs) - fs.man >= mf__fmt_emin(fd) - fd.man;
+}
+
+/* room_lut_sr_run declines f16 and bf16 results that sr can round (the tables hold one-byte codes) */
+static int room_lut_sr_ok(mf_format d, mf_format s, size_t n, const mf_opts *o)
+{
+    return n >= ROOM_LUT_SR_MIN && o->round == MF_ROUND_STOCHASTIC && room_lut_pair(d, s) &&
+           (!(d == MF_FP16 || d == MF_BF16) || room_values_within(s, d));
 }
 
 /* ---- f16 and bf16 into fp8, fp6, fp4 and e8m0, and bf16 into f16, in 16-bit lanes ----------------
@@ -870,22 +892,24 @@ static int room_lut_sr(mf_format d, void *dst, mf_format s, const void *src, siz
  * output's first 64-byte boundary are written with plain stores (sr: where that boundary is not also a
  * block start, the whole call is); an odd last e2m1 element goes to the portable room. Returns 0 for
  * every other call. */
-static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+static int room_w16_ok(mf_format d, mf_format s, size_t n, const mf_opts *o)
+{
+    if (!ROOM_HW_W16 || !hw_w16_ok(d, s, o))
+        return 0;
+    /* bf16 -> f16 rn and rz: the blocked path's vcvtps2ph after a shift is faster from L1; streamed, and
+     * in rna, ru, rd and ro, this is */
+    return !(s == MF_BF16 && d == MF_FP16 && !room_streams(d, n) &&
+             (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO));
+}
+
+static void room_w16_run(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
     const int d4 = d == MF_FP4_E2M1;
     const size_t m = d4 ? n & ~(size_t)1 : n;
     k_counts none = {0, 0, 0, 0, 0};
     size_t pre = 0, head = 0;
-    mf_opts wo; /* sr: sr_offset is the stream index of hw_w16_loop's first element */
-    int stream;
-    if (!ROOM_HW_W16 || !hw_w16_ok(d, s, o))
-        return 0;
-    wo = *o; /* not before: a caller's copy with a field just written stalls a whole-struct load */
-    stream = room_streams(d, n);
-    /* bf16 -> f16 rn and rz: vcvtps2ph after a shift (room_direct) runs at about 35 G/s from L1, this at
-     * 17-23; streamed, this is faster (12.5 vs 10.5 G/s), and in rna, ru, rd and ro always */
-    if (s == MF_BF16 && d == MF_FP16 && !stream && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO))
-        return 0;
+    mf_opts wo = *o; /* sr: sr_offset is the stream index of hw_w16_loop's first element */
+    int stream = room_streams(d, n);
     if (o->round == MF_ROUND_STOCHASTIC) {
         pre = (size_t)(-o->sr_offset & ((4u << k_sr_shift(d)) - 1u)); /* to a Philox block's first element */
         if (pre > m)
@@ -909,16 +933,37 @@ static int room_w16(mf_format d, void *dst, mf_format s, const void *src, size_t
     if (stream)
         v_stream_fence(); /* order the streaming stores before the caller's */
     room_portable(d, dst, s, src, m, n, o, &none, 0);
-    return 1;
 }
 
-/* A call without statistics, by the first path that takes it. */
-static void room_nostats(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+/* The path of a call without statistics: the first that takes it, in this order. */
+static int room_path(mf_format d, mf_format s, size_t n, const mf_opts *o)
 {
-    if (!(room_w16(d, dst, s, src, n, o) || room_direct(d, dst, s, src, n, o) || room_lut(d, dst, s, src, n, o) ||
-          room_lut_sr(d, dst, s, src, n, o)))
-        room_blocked(d, dst, s, src, n, o, NULL);
+    if (room_w16_ok(d, s, n, o))
+        return MF__PATH_W16;
+    if (room_direct_kind(d, s, n, o) != ROOM_DIRECT_NONE)
+        return MF__PATH_DIRECT;
+    if (room_lut_ok(d, s, n, o))
+        return MF__PATH_LUT;
+    if (room_lut_sr_ok(d, s, n, o))
+        return MF__PATH_LUT_SR;
+    return room_vectorizable(d, s, o, 0) ? MF__PATH_BLOCKED : MF__PATH_PORTABLE;
 }
+
+static void room_run(int path, mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+{
+    switch (path) {
+    case MF__PATH_W16: room_w16_run(d, dst, s, src, n, o); break;
+    case MF__PATH_DIRECT: room_direct_run(room_direct_kind(d, s, n, o), d, dst, s, src, n, o); break;
+    case MF__PATH_LUT: room_lut_run(d, dst, s, src, n, o); break;
+    case MF__PATH_LUT_SR:
+        if (room_lut_sr_run(d, dst, s, src, n, o))
+            break;
+        room_blocked(d, dst, s, src, n, o, NULL); /* not reached: room_lut_sr_ok knows what it declines */
+        break;
+    default: room_blocked(d, dst, s, src, n, o, NULL); break; /* blocked, or portable within it */
+    }
+}
+
 
 /* ---- ragged ends through a bounce buffer --------------------------------------------------------
  * The paths above give the elements after their last whole step (MF_VL elements; 64 with the byte
@@ -950,11 +995,12 @@ static void room_end_in(room_end *e, mf_format s, const void *src, size_t from, 
     memcpy((uint8_t *)e->s + mf__storage_bytes(s, e->q), (const uint8_t *)src + mf__storage_bytes(s, from), mf__storage_bytes(s, e->t));
 }
 
-__attribute__((noinline)) static void room_end_run(room_end *e, mf_format d, mf_format s, const mf_opts *o)
+__attribute__((noinline)) static void room_end_run(room_end *e, int path, mf_format d, mf_format s,
+                                                   const mf_opts *o)
 {
     mf_opts po = *o;
     po.sr_offset = o->sr_offset + e->from - e->q;
-    room_nostats(d, e->d, s, e->s, e->m, &po);
+    room_run(path, d, e->d, s, e->s, e->m, &po);
 }
 
 static void room_end_out(const room_end *e, mf_format d, void *dst)
@@ -984,53 +1030,87 @@ static size_t room_head(mf_format d, const void *dst, mf_format s, const void *s
     return (size_t)(-a & 63u) / 4;
 }
 
-__attribute__((noinline)) static void room_split(mf_format d, void *dst, mf_format s, const void *src, size_t n,
-                                                 const mf_opts *o, const size_t h, const size_t body)
+__attribute__((noinline)) static void room_split(const mf__plan *p, mf_format d, void *dst, mf_format s,
+                                                 const void *src, size_t n, const mf_opts *o)
 {
     room_end head, tail;
-    const size_t rest = h + body;
+    const size_t h = p->head, rest = p->head + p->body;
     if (h)
         room_end_in(&head, s, src, 0, h, o);
     if (rest < n)
         room_end_in(&tail, s, src, rest, n, o);
-    if (body) {
+    if (p->body) {
         mf_opts bo = *o;
         bo.sr_offset = o->sr_offset + h;
-        room_nostats(d, (uint8_t *)dst + mf__storage_bytes(d, h), s, (const uint8_t *)src + mf__storage_bytes(s, h), body, &bo);
+        room_run(p->path, d, (uint8_t *)dst + mf__storage_bytes(d, h), s, (const uint8_t *)src + mf__storage_bytes(s, h),
+                 p->body, &bo);
     }
     if (h)
-        room_end_run(&head, d, s, o);
+        room_end_run(&head, p->ends_path, d, s, o);
     if (rest < n)
-        room_end_run(&tail, d, s, o);
+        room_end_run(&tail, p->ends_path, d, s, o);
     if (h)
         room_end_out(&head, d, dst);
     if (rest < n)
         room_end_out(&tail, d, dst);
 }
 
+/* ---- the plan: every choice a call makes, made here ---------------------------------------------
+ * With statistics, the blocked path (or the portable backend, where it does not vectorise); else a
+ * head (room_head) and a tail (the elements after the body's last whole step) that go through the
+ * bounce buffers, each by the path room_path gives for a buffer, and the body by the path it gives for
+ * the body. The convert below only carries the plan out. */
+const mf__room ROOM_CAT(mf__room_, ROOM_SYM);
+
+static void ROOM_CAT(room_plan_, ROOM_SYM)(mf__plan *p, mf_format d, const void *dst, mf_format s, const void *src,
+                                            size_t n, const mf_opts *o, int count)
+{
+    mf_opts bo;
+    p->backend = &ROOM_CAT(mf__room_, ROOM_SYM);
+    p->head = p->tail = 0;
+    p->body = n;
+    p->ends_path = MF__PATH_NONE;
+    p->stream = room_streams(d, n);
+    if (count) {
+        p->path = room_vectorizable(d, s, o, 1) ? MF__PATH_BLOCKED : MF__PATH_PORTABLE;
+        return;
+    }
+    if (!((n < ROOM_HEAD_MIN && n % MF_VL < ROOM_BOUNCE_MIN) || !room_vectorizable(d, s, o, 0) || p->stream)) {
+        const size_t step =
+            room_lut_pair(d, s) && n >= (o->round == MF_ROUND_STOCHASTIC ? ROOM_LUT_SR_MIN : ROOM_LUT_MIN)
+                ? 64 /* the paths' whole steps */
+                : MF_VL;
+        p->head = room_head(d, dst, s, src, n, o);
+        p->body = n - p->head;
+        if (p->body % step >= ROOM_BOUNCE_MIN)
+            p->body -= p->body % step;
+        p->tail = n - p->head - p->body;
+    }
+    if (p->head || p->tail) { /* a buffer holds ROOM_GRAIN or 2 * ROOM_GRAIN elements from a Philox block start */
+        bo = *o;
+        bo.sr_offset = (o->sr_offset + p->head + p->body) & ~(uint64_t)15;
+        p->ends_path = room_path(d, s, ROOM_GRAIN, &bo);
+    }
+    if (p->head) {
+        bo = *o;
+        bo.sr_offset = o->sr_offset + p->head;
+        p->path = room_path(d, s, p->body, &bo);
+    } else {
+        p->path = room_path(d, s, p->body, o);
+    }
+}
+
 static void ROOM_CAT(room_convert_, ROOM_SYM)(mf_format d, void *dst, mf_format s, const void *src, size_t n,
                                                const mf_opts *o, mf_stats *st)
 {
-    size_t h, body, step;
-    if (st) {
-        room_blocked(d, dst, s, src, n, o, st);
-        return;
-    }
-    if ((n < ROOM_HEAD_MIN && n % MF_VL < ROOM_BOUNCE_MIN) || !room_vectorizable(d, s, o, 0) || room_streams(d, n)) {
-        room_nostats(d, dst, s, src, n, o);
-        return;
-    }
-    h = room_head(d, dst, s, src, n, o);
-    step = room_lut_pair(d, s) && n >= (o->round == MF_ROUND_STOCHASTIC ? ROOM_LUT_SR_MIN : ROOM_LUT_MIN)
-               ? 64 /* the paths' whole steps */
-               : MF_VL;
-    body = n - h;
-    if (body % step >= ROOM_BOUNCE_MIN)
-        body -= body % step;
-    if (h || h + body < n)
-        room_split(d, dst, s, src, n, o, h, body);
+    mf__plan p;
+    ROOM_CAT(room_plan_, ROOM_SYM)(&p, d, dst, s, src, n, o, st != NULL);
+    if (st)
+        room_blocked(d, dst, s, src, n, o, st); /* the portable backend within it, where it must */
+    else if (p.head || p.tail)
+        room_split(&p, d, dst, s, src, n, o);
     else
-        room_nostats(d, dst, s, src, n, o);
+        room_run(p.path, d, dst, s, src, n, o);
 }
 
 /* The pairs this backend converts itself (bit d of own[s]); the others go to its parent. A backend's
@@ -1049,6 +1129,7 @@ const mf__room ROOM_CAT(mf__room_, ROOM_SYM) = {
      [MF_FP8_E5M2] = BK_OWN_DSTS(MF_FP8_E5M2), [MF_FP6_E2M3] = BK_OWN_DSTS(MF_FP6_E2M3),
      [MF_FP6_E3M2] = BK_OWN_DSTS(MF_FP6_E3M2), [MF_FP4_E2M1] = BK_OWN_DSTS(MF_FP4_E2M1),
      [MF_E8M0] = BK_OWN_DSTS(MF_E8M0)},
-    ROOM_CAT(room_convert_, ROOM_SYM)};
+    ROOM_CAT(room_convert_, ROOM_SYM),
+    ROOM_CAT(room_plan_, ROOM_SYM)};
 
 #endif /* MF_SIMD_BACKEND_PATHS_H */
