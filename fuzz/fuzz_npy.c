@@ -1,4 +1,4 @@
-/* fuzz/fuzz_npy.c - the tool's .npy reader (tools/npy.c) on arbitrary bytes.
+/* fuzz/fuzz_npy.c - the tool's .npy reader (tools/cli/npy.c) on arbitrary bytes.
  *
  * The input is the file. It is parsed twice: without a hint and with the e4m3 hint for '<V1'
  * files. Properties: never a crash, a leak or a read outside the input (the sanitizers); on error

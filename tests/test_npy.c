@@ -1,4 +1,4 @@
-/* tests/test_npy.c - the .npy reader of the tool (tools/npy.c).
+/* tests/test_npy.c - the .npy reader of the tool (tools/cli/npy.c).
  *
  * Good files are written here byte by byte from the format's specification (NEP 1 and
  * numpy/lib/format.py: "\x93NUMPY", major, minor, a little-endian header length of 2 bytes in

@@ -1,4 +1,4 @@
-/* tests/test_train_demo.c - the training demo of `minifloat train-demo` (tools/train_demo.c).
+/* tests/test_train_demo.c - the training demo of `minifloat train-demo` (tools/train_demo/).
  *
  * What docs/overflow.md promises of it: a seed gives the same numbers bit for bit; with the default
  * parameters FP32, BF16 and FP16 with loss scaling reach at least 99% test accuracy; FP16 without loss

@@ -1,4 +1,4 @@
-/* tools/train_demo.c - see train_demo.h and docs/overflow.md, "Training with narrow formats".
+/* tools/train_demo/model.c - see train_demo.h and docs/overflow.md, "Training with narrow formats".
  *
  * One training step of configuration X (B = batch, L = layers, a = ReLU):
  *

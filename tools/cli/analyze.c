@@ -1,9 +1,9 @@
-/* tools/analyze_cmd.c - `minifloat analyze FILE`: read a tensor, optionally apply an elementwise
+/* tools/cli/analyze.c - `minifloat analyze FILE`: read a tensor, optionally apply an elementwise
  * operation to it (--op: mf_unary / mf_softmax into binary32), run mf_analyze for each format, print a
- * side-by-side table and an ASCII histogram, optionally draw the picture (tools/plot.c). */
+ * side-by-side table and an ASCII histogram, optionally draw the picture (plot.c). */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose */
 
-#include "analyze_cmd.h"
+#include "analyze.h"
 #include "cli_util.h"
 
 #include <errno.h>

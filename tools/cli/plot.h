@@ -1,6 +1,6 @@
-/* tools/plot.h - the picture of `minifloat analyze --plot`: the data's log2-magnitude histogram with
+/* tools/cli/plot.h - the picture of `minifloat analyze --plot`: the data's log2-magnitude histogram with
  * each format's range drawn under it (underflow, subnormal band, normal range, overflow) and its
- * thresholds marked across it. Written as SVG with tools/svg.h. */
+ * thresholds marked across it. Written as SVG with svg.h. */
 #ifndef MF_TOOLS_PLOT_H
 #define MF_TOOLS_PLOT_H
 

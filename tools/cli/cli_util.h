@@ -1,4 +1,4 @@
-/* tools/cli_util.h - option parsing shared by the minifloat subcommands. */
+/* tools/cli/cli_util.h - option parsing shared by the minifloat subcommands. */
 #ifndef MF_TOOLS_CLI_UTIL_H
 #define MF_TOOLS_CLI_UTIL_H
 

@@ -1,4 +1,4 @@
-/* tools/npy.c - see npy.h. Every length read from the file is checked before it is used: the
+/* tools/cli/npy.c - see npy.h. Every length read from the file is checked before it is used: the
  * reader must survive any input (fuzz/fuzz_npy.c). */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 

@@ -1,4 +1,4 @@
-/* tools/plot.c - see plot.h. The picture, top to bottom: title, the histogram (log-scaled counts,
+/* tools/cli/plot.c - see plot.h. The picture, top to bottom: title, the histogram (log-scaled counts,
  * one bar per binade) with each format's overflow (solid) and underflow (dashed) thresholds drawn
  * across it, one lane per format showing where its underflow, subnormal, normal and overflow
  * regions fall on the same axis, the log2 |x| axis, and a legend. */

@@ -1,4 +1,4 @@
-/* tools/cli_util.c - see cli_util.h. */
+/* tools/cli/cli_util.c - see cli_util.h. */
 #include "cli_util.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* tools/svg.c - see svg.h. */
+/* tools/cli/svg.c - see svg.h. */
 #include "svg.h"
 
 void svg_begin(FILE *f, double w, double h)

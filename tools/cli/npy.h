@@ -1,4 +1,4 @@
-/* tools/npy.h - a strict reader of NumPy .npy files (format versions 1.0, 2.0 and 3.0).
+/* tools/cli/npy.h - a strict reader of NumPy .npy files (format versions 1.0, 2.0 and 3.0).
  *
  *   npy_array a;
  *   char err[256];

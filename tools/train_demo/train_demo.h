@@ -1,4 +1,4 @@
-/* tools/train_demo.h - `minifloat train-demo`: a small MLP trained in FP32, BF16, FP16 (with and without
+/* tools/train_demo/train_demo.h - `minifloat train-demo`: a small MLP trained in FP32, BF16, FP16 (with and without
  * loss scaling), FP8 with delayed scaling and MXFP8, to show what each format does to training.
  *
  * The model: two spirals (a dataset generated from the seed), an MLP 2 -> hidden x layers -> 2 with

@@ -1,4 +1,4 @@
-/* tools/analyze_cmd.h - `minifloat analyze`: what each format does to a tensor read from a file. */
+/* tools/cli/analyze.h - `minifloat analyze`: what each format does to a tensor read from a file. */
 #ifndef MF_TOOLS_ANALYZE_CMD_H
 #define MF_TOOLS_ANALYZE_CMD_H
 

@@ -1,4 +1,4 @@
-/* tools/minifloat.c - the minifloat command-line tool.
+/* tools/cli/main.c - the minifloat command-line tool.
  *
  *   minifloat info [FORMAT]                      the facts of every format (or of one)
  *   minifloat show X [-r MODE] [--sat] [--rbits N]   X rounded into every format
@@ -19,7 +19,7 @@
 
 #include <minifloat.h>
 
-#include "analyze_cmd.h"
+#include "analyze.h"
 #include "cli_util.h"
 #include "train_demo.h"
 
