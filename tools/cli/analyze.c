@@ -23,12 +23,12 @@
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
-#define MAX_FORMATS PLOT_MAX_FORMATS
+#define MAX_FORMATS CLI_PLOT_MAX_FORMATS
 /* --scale auto keeps the scale, and its reciprocal, a normal binary32 (as frameworks store it) */
 #define AUTO_MIN_LOG2 (-126)
 #define AUTO_MAX_LOG2 127
 
-const char mf_analyze_cmd_usage[] =
+const char cli_analyze_usage[] =
     "analyze FILE       what each format does to a tensor: overflow, saturation, inf/NaN, underflow,\n"
     "                   subnormals, relative error, safe scales; a table and a log2|x| histogram\n"
     "  FILE               .npy (float64/32/16, ml_dtypes bfloat16 and float8/6/4), raw (.f32 .bin,\n"
@@ -227,7 +227,7 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (strcmp(a, "--") == 0) {
             no_more = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            printf("usage: minifloat analyze FILE [options]\n\n%s", mf_analyze_cmd_usage);
+            printf("usage: minifloat analyze FILE [options]\n\n%s", cli_analyze_usage);
             return fflush(stdout) == 0 ? -1 : EXIT_DATA;
         } else if (strcmp(a, "--sat") == 0 || strcmp(a, "--saturate") == 0) {
             o->overflow = MF_OVERFLOW_SATURATE;
@@ -235,40 +235,40 @@ static int parse_options(int argc, char **argv, options *o)
             o->kind = KIND_RAW;
         } else if (strcmp(a, "--text") == 0) {
             o->kind = KIND_TEXT;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--formats", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--formats", NULL, &val)) != 0) {
             if (r < 0)
                 return usage_error("option '%s' needs a list of formats", a);
             if ((rc = parse_formats(val, o)) != 0)
                 return rc;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--scale", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--scale", NULL, &val)) != 0) {
             if (r < 0)
                 return usage_error("option '%s' needs 'auto' or a number", a);
             o->scale_auto = strcmp(val, "auto") == 0;
             if (!o->scale_auto && !parse_scale(val, &o->scale))
                 return usage_error("--scale: '%s' is not 'auto', a positive finite number or 2^K", val);
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
             if (r < 0)
                 return usage_error("option '%s' needs a rounding mode", a);
             if (mf_round_from_name(val, &o->round) != MF_OK)
                 return usage_error("unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
             char *end;
             unsigned long long s;
             errno = 0;
             if (r < 0 || val[0] < '0' || val[0] > '9' || (s = strtoull(val, &end, 0), errno || *end != '\0'))
                 return usage_error("--seed needs an unsigned 64-bit number");
             o->seed = (uint64_t)s;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--plot", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--plot", NULL, &val)) != 0) {
             if (r < 0 || val[0] == '\0')
                 return usage_error("option '%s' needs a file name", a);
             o->plot = val;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--dtype", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--dtype", NULL, &val)) != 0) {
             if (r < 0)
                 return usage_error("option '%s' needs a format", a);
             if (mf_format_from_name(val, &o->dtype) != MF_OK)
                 return usage_error("--dtype: unknown format '%s'", val);
             o->have_dtype = 1;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--op", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--op", NULL, &val)) != 0) {
             if (r < 0)
                 return usage_error("option '%s' needs an operation (exp, tanh, sigmoid, silu, gelu, gelu_tanh, "
                                    "softmax, log_softmax)",
@@ -415,19 +415,19 @@ static int settle(dataset *ds, void *buf)
 
 static int load_npy(const options *o, dataset *ds)
 {
-    npy_array a;
+    cli_npy_array a;
     char err[400], shape[160];
-    int rc = npy_read_file(o->path, o->have_dtype ? o->dtype : NPY_NO_HINT, &a, err, sizeof err);
-    if (rc == NPY_E_AMBIGUOUS)
+    int rc = cli_npy_read_file(o->path, o->have_dtype ? o->dtype : CLI_NPY_NO_HINT, &a, err, sizeof err);
+    if (rc == CLI_NPY_E_AMBIGUOUS)
         return data_error("%s: %s with --dtype, e.g. --dtype e4m3 for float8_e4m3fn", o->path, err);
-    if (rc != NPY_OK)
+    if (rc != CLI_NPY_OK)
         return data_error("%s: %s", o->path, err);
-    npy_shape_str(&a, shape, sizeof shape);
+    cli_npy_shape_str(&a, shape, sizeof shape);
     ds->file_fmt = a.format;
     ds->n = a.count;
     ds->cols = a.ndim > 0 ? a.shape[a.ndim - 1] : 1;
     ds->shaped = 1;
-    snprintf(ds->what, sizeof ds->what, "%s ('%s'), shape %s", npy_type_name(a.format), a.descr, shape);
+    snprintf(ds->what, sizeof ds->what, "%s ('%s'), shape %s", cli_npy_type_name(a.format), a.descr, shape);
     return settle(ds, a.data ? a.data : malloc(1));
 }
 
@@ -449,7 +449,7 @@ static int load_raw(const options *o, dataset *ds)
     ds->file_fmt = f;
     ds->n = len / w;
     ds->cols = ds->n;
-    snprintf(ds->what, sizeof ds->what, "raw %s", npy_type_name(f));
+    snprintf(ds->what, sizeof ds->what, "raw %s", cli_npy_type_name(f));
     return settle(ds, buf);
 }
 
@@ -794,7 +794,7 @@ static char *sh_quote(const char *s)
 
 static int write_plot(const column *cols, int nc, const options *o, const dataset *ds)
 {
-    plot_input in;
+    cli_plot_input in;
     char title[300], sub[400], opd[200];
     const char *base = strrchr(o->path, '/');
     const mf_analyze_report *r0 = &cols[0].base;
@@ -823,7 +823,7 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
     in.nonfinite = r0->in_nan + r0->in_inf;
     in.nformats = nc;
     for (i = 0; i < nc; i++) {
-        plot_format *p = &in.formats[i];
+        cli_plot_format *p = &in.formats[i];
         double ls = log2(cols[i].scale);
         p->name = cols[i].d.name;
         p->scale_log2 = ls;
@@ -852,7 +852,7 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
         free(cmd);
         if (!f)
             return data_error("--plot %s: cannot run rsvg-convert: %s", o->plot, strerror(errno));
-        rc = plot_svg(f, &in);
+        rc = cli_plot_svg(f, &in);
         i = pclose(f);
         if (rc != 0 || i != 0)
             return data_error("--plot %s: rsvg-convert failed (status %d)", o->plot, i);
@@ -861,7 +861,7 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
     f = fopen(o->plot, "w");
     if (!f)
         return data_error("--plot %s: cannot create: %s", o->plot, strerror(errno));
-    rc = plot_svg(f, &in);
+    rc = cli_plot_svg(f, &in);
     if (fclose(f) != 0 || rc != 0)
         return data_error("--plot %s: write error", o->plot);
     return 0;
@@ -939,7 +939,7 @@ static void print_report(const column *cols, int nc, const options *o, const dat
     print_histogram(cols, nc, o);
 }
 
-int mf_analyze_cmd_main(int argc, char **argv)
+int cli_analyze_main(int argc, char **argv)
 {
     options o;
     dataset ds;

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int mf_cli_opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val)
+int cli_opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val)
 {
     const char *a = argv[*i];
     size_t n = strlen(lng);

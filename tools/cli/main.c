@@ -35,7 +35,7 @@ static const mf_format all_formats[] = {MF_FP32,     MF_FP16,     MF_BF16,     M
                                         MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
 #define N_FORMATS (sizeof all_formats / sizeof all_formats[0])
 
-/* The usage; the %s is analyze's part (mf_analyze_cmd_usage). */
+/* The usage; the %s is analyze's part (cli_analyze_usage). */
 static const char usage_text[] =
     "usage: minifloat info [FORMAT]\n"
     "       minifloat show X [-r MODE] [--sat] [--rbits N]\n"
@@ -72,7 +72,7 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 success, 1 data or I/O error, 2 usage error\n";
 
-static void print_usage(FILE *f) { fprintf(f, usage_text, mf_analyze_cmd_usage); }
+static void print_usage(FILE *f) { fprintf(f, usage_text, cli_analyze_usage); }
 
 /* ---- messages ------------------------------------------------------------------------------- */
 
@@ -428,14 +428,14 @@ static int cmd_show(int argc, char **argv)
                 ovf = MF_OVERFLOW_SATURATE;
                 continue;
             }
-            if ((r = mf_cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
+            if ((r = cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
                 if (r < 0)
                     return usage_error("show: option '%s' needs a rounding mode", a);
                 if (mf_round_from_name(val, &mode) != MF_OK)
                     return usage_error("show: unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
                 continue;
             }
-            if ((r = mf_cli_opt_value(argc, argv, &i, "--rbits", NULL, &val)) != 0) {
+            if ((r = cli_opt_value(argc, argv, &i, "--rbits", NULL, &val)) != 0) {
                 if (r < 0)
                     return usage_error("show: option '%s' needs a number", a);
                 if (!parse_uint(val, 0xFFFFFFFFu, &rbits))
@@ -809,26 +809,26 @@ static int cmd_convert(int argc, char **argv)
             c.hex_out = 1;
         } else if (strcmp(a, "--stats") == 0) {
             c.want_stats = 1;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--from", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--from", NULL, &val)) != 0) {
             if (r < 0)
                 return usage_error("convert: option '%s' needs a format", a);
             from = val;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--to", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--to", NULL, &val)) != 0) {
             if (r < 0)
                 return usage_error("convert: option '%s' needs a format", a);
             to = val;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
             if (r < 0)
                 return usage_error("convert: option '%s' needs a rounding mode", a);
             if (mf_round_from_name(val, &c.opts.round) != MF_OK)
                 return usage_error("convert: unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
             if (r < 0 || !parse_uint(val, UINT64_MAX, &c.opts.seed))
                 return usage_error("convert: --seed needs an unsigned 64-bit number");
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--count", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--count", NULL, &val)) != 0) {
             if (r < 0 || !parse_uint(val, UINT64_MAX, &c.limit))
                 return usage_error("convert: --count needs an unsigned number");
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--chunk", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--chunk", NULL, &val)) != 0) {
             if (r < 0 || !parse_uint(val, MAX_CHUNK, &u))
                 return usage_error("convert: --chunk needs a number from 0 to %lu", (unsigned long)MAX_CHUNK);
             c.chunk = (size_t)(u + (u & 1)); /* even: e2m1 pairs never straddle two calls */
@@ -910,8 +910,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "convert") == 0)
         return cmd_convert(argc, argv);
     if (strcmp(cmd, "analyze") == 0)
-        return mf_analyze_cmd_main(argc, argv);
+        return cli_analyze_main(argc, argv);
     if (strcmp(cmd, "train-demo") == 0)
-        return mf_train_demo_main(argc - 1, argv + 1); /* its argv[0] is "train-demo" */
+        return cli_train_demo_main(argc - 1, argv + 1); /* its argv[0] is "train-demo" */
     return usage_error("unknown command '%s' (info, show, convert, analyze, train-demo, help)", cmd);
 }

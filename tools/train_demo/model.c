@@ -34,8 +34,8 @@
 
 /* ---- configurations --------------------------------------------------------------------------- */
 
-static const char *const config_names[MF_TRAIN_CONFIG_COUNT] = {"fp32", "bf16", "fp16", "fp16-ls", "fp8", "mxfp8"};
-static const char *const config_titles[MF_TRAIN_CONFIG_COUNT] = {
+static const char *const config_names[DEMO_CONFIG_COUNT] = {"fp32", "bf16", "fp16", "fp16-ls", "fp8", "mxfp8"};
+static const char *const config_titles[DEMO_CONFIG_COUNT] = {
     "FP32 everywhere (the reference)",
     "BF16 activations, weights and gradients",
     "FP16 activations, weights and gradients, no loss scaling",
@@ -43,20 +43,20 @@ static const char *const config_titles[MF_TRAIN_CONFIG_COUNT] = {
     "FP8: e4m3 activations/weights, e5m2 gradients, delayed per-tensor scaling",
     "MXFP8: e4m3 activations/weights, e5m2 gradients, 32-element blocks, E8M0 scales"};
 
-const char *mf_train_config_name(mf_train_config c)
+const char *demo_config_name(demo_config c)
 {
-    return (unsigned)c < MF_TRAIN_CONFIG_COUNT ? config_names[c] : NULL;
+    return (unsigned)c < DEMO_CONFIG_COUNT ? config_names[c] : NULL;
 }
 
-const char *mf_train_config_title(mf_train_config c)
+const char *demo_config_title(demo_config c)
 {
-    return (unsigned)c < MF_TRAIN_CONFIG_COUNT ? config_titles[c] : NULL;
+    return (unsigned)c < DEMO_CONFIG_COUNT ? config_titles[c] : NULL;
 }
 
 /* The name for printing: never NULL (a bad value prints as "?"). */
-static const char *cname(mf_train_config c)
+static const char *cname(demo_config c)
 {
-    const char *s = mf_train_config_name(c);
+    const char *s = demo_config_name(c);
     return s ? s : "?";
 }
 
@@ -74,15 +74,15 @@ static int name_eq(const char *a, const char *b)
     return *a == *b;
 }
 
-int mf_train_config_from_name(const char *name, mf_train_config *out)
+int demo_config_from_name(const char *name, demo_config *out)
 {
     static const struct {
         const char *name;
-        mf_train_config c;
-    } aliases[] = {{"fp32", MF_TRAIN_FP32},        {"f32", MF_TRAIN_FP32},      {"bf16", MF_TRAIN_BF16},
-                   {"fp16", MF_TRAIN_FP16},        {"f16", MF_TRAIN_FP16},      {"fp16-ls", MF_TRAIN_FP16_LS},
-                   {"fp16+ls", MF_TRAIN_FP16_LS},  {"fp16_ls", MF_TRAIN_FP16_LS}, {"fp8", MF_TRAIN_FP8},
-                   {"fp8-delayed", MF_TRAIN_FP8},  {"mxfp8", MF_TRAIN_MXFP8},   {"mx", MF_TRAIN_MXFP8}};
+        demo_config c;
+    } aliases[] = {{"fp32", DEMO_FP32},        {"f32", DEMO_FP32},      {"bf16", DEMO_BF16},
+                   {"fp16", DEMO_FP16},        {"f16", DEMO_FP16},      {"fp16-ls", DEMO_FP16_LS},
+                   {"fp16+ls", DEMO_FP16_LS},  {"fp16_ls", DEMO_FP16_LS}, {"fp8", DEMO_FP8},
+                   {"fp8-delayed", DEMO_FP8},  {"mxfp8", DEMO_MXFP8},   {"mx", DEMO_MXFP8}};
     size_t i;
     if (!name || !out)
         return MF_E_NULL;
@@ -96,9 +96,9 @@ int mf_train_config_from_name(const char *name, mf_train_config *out)
 
 /* ---- parameters ------------------------------------------------------------------------------- */
 
-mf_train_params mf_train_params_default(int quick)
+demo_params demo_params_default(int quick)
 {
-    mf_train_params p;
+    demo_params p;
     memset(&p, 0, sizeof p);
     p.seed = 1;
     p.epochs = quick ? 16 : 40;
@@ -127,12 +127,12 @@ static int bad_param(char *msg, size_t msg_size, const char *fmt, ...)
     return MF_E_ARG;
 }
 
-int mf_train_params_check(const mf_train_params *p, char *msg, size_t msg_size)
+int demo_params_check(const demo_params *p, char *msg, size_t msg_size)
 {
     if (!p)
         return MF_E_NULL;
-    if (p->epochs < 1 || p->epochs > MF_TRAIN_MAX_EPOCHS)
-        return bad_param(msg, msg_size, "epochs must be 1 .. %d", MF_TRAIN_MAX_EPOCHS);
+    if (p->epochs < 1 || p->epochs > DEMO_MAX_EPOCHS)
+        return bad_param(msg, msg_size, "epochs must be 1 .. %d", DEMO_MAX_EPOCHS);
     if (p->batch < 32 || p->batch % 32 || p->batch > (1 << 16))
         return bad_param(msg, msg_size, "batch must be a multiple of 32 from 32 to 65536");
     if (p->n_train < p->batch || p->n_train > (1 << 22))
@@ -141,8 +141,8 @@ int mf_train_params_check(const mf_train_params *p, char *msg, size_t msg_size)
         return bad_param(msg, msg_size, "the test set must hold 2 .. 4194304 points");
     if (p->hidden < 32 || p->hidden % 32 || p->hidden > 1024)
         return bad_param(msg, msg_size, "hidden must be a multiple of 32 from 32 to 1024");
-    if (p->layers < 1 || p->layers > MF_TRAIN_MAX_LAYERS)
-        return bad_param(msg, msg_size, "layers must be 1 .. %d", MF_TRAIN_MAX_LAYERS);
+    if (p->layers < 1 || p->layers > DEMO_MAX_LAYERS)
+        return bad_param(msg, msg_size, "layers must be 1 .. %d", DEMO_MAX_LAYERS);
     if (!(p->lr > 0 && p->lr <= 10))
         return bad_param(msg, msg_size, "lr must be in (0, 10]");
     if (!(p->init_std > 0 && p->init_std <= 10))
@@ -231,10 +231,10 @@ typedef struct layer {
 } layer;
 
 typedef struct trainer {
-    mf_train_params p;
-    mf_train_config cfg;
+    demo_params p;
+    demo_config cfg;
     int nl; /* linear layers = p.layers + 1 */
-    layer L[MF_TRAIN_MAX_LAYERS + 1];
+    layer L[DEMO_MAX_LAYERS + 1];
     float *xtrain, *xtest;
     int *ytrain, *ytest;
     int *perm;
@@ -248,7 +248,7 @@ typedef struct trainer {
     float *eval_a, *eval_b; /* [B*hidden] evaluation ping-pong */
     mf_fp8_delayed *states;
     mf_loss_scaler scaler;
-    mf_train_epoch ep; /* the epoch being run */
+    demo_epoch ep; /* the epoch being run */
     int mx_min, mx_max, mx_seen;
     int err;           /* first library error */
 } trainer;
@@ -276,7 +276,7 @@ static void trainer_free(trainer *t)
     memset(t, 0, sizeof *t);
 }
 
-static int trainer_init(trainer *t, const mf_train_params *p, mf_train_config cfg)
+static int trainer_init(trainer *t, const demo_params *p, demo_config cfg)
 {
     int fail = 0, l;
     size_t B = (size_t)p->batch, H = (size_t)p->hidden, maxn;
@@ -322,7 +322,7 @@ static int trainer_init(trainer *t, const mf_train_params *p, mf_train_config cf
     t->scales = xcalloc(maxn / 32 + 1, 1, &fail);
     t->eval_a = xcalloc(B * H, sizeof(float), &fail);
     t->eval_b = xcalloc(B * H, sizeof(float), &fail);
-    if (cfg == MF_TRAIN_FP8)
+    if (cfg == DEMO_FP8)
         t->states = xcalloc((size_t)t->nl * 3, sizeof(mf_fp8_delayed), &fail);
     if (fail) {
         trainer_free(t);
@@ -342,7 +342,7 @@ static int trainer_init(trainer *t, const mf_train_params *p, mf_train_config cf
             y->w[i] = (float)(p->init_std * rng_normal(&r));
     }
 
-    if (cfg == MF_TRAIN_FP16_LS) {
+    if (cfg == DEMO_FP16_LS) {
         mf_loss_scaler_config lc = mf_loss_scaler_config_default();
         int rc;
         lc.growth_interval = p->ls_growth_interval;
@@ -352,7 +352,7 @@ static int trainer_init(trainer *t, const mf_train_params *p, mf_train_config cf
             return rc;
         }
     }
-    if (cfg == MF_TRAIN_FP8) {
+    if (cfg == DEMO_FP8) {
         for (l = 0; l < t->nl; l++) {
             mf_fp8_delayed_cfg fwd = mf_fp8_delayed_default(MF_FP8_E4M3);
             mf_fp8_delayed_cfg bwd = mf_fp8_delayed_default(MF_FP8_E5M2);
@@ -375,7 +375,7 @@ static int trainer_init(trainer *t, const mf_train_params *p, mf_train_config cf
     return MF_OK;
 }
 
-static void counts_add(mf_train_counts *c, const mf_stats *s, size_t n)
+static void counts_add(demo_counts *c, const mf_stats *s, size_t n)
 {
     c->elems += n;
     c->overflow += s->overflow;
@@ -402,17 +402,17 @@ static void quant(trainer *t, int cls, float *x, size_t rows, size_t cols, mf_fp
     memset(&o, 0, sizeof o);
     o.stats = &s;
     switch (t->cfg) {
-    case MF_TRAIN_FP32:
+    case DEMO_FP32:
         return;
-    case MF_TRAIN_BF16:
-    case MF_TRAIN_FP16:
-    case MF_TRAIN_FP16_LS: {
-        mf_format f = t->cfg == MF_TRAIN_BF16 ? MF_BF16 : MF_FP16;
+    case DEMO_BF16:
+    case DEMO_FP16:
+    case DEMO_FP16_LS: {
+        mf_format f = t->cfg == DEMO_BF16 ? MF_BF16 : MF_FP16;
         note(t, mf_convert(f, t->u16, MF_FP32, x, n, &o));
         note(t, mf_convert(MF_FP32, x, f, t->u16, n, NULL));
         break;
     }
-    case MF_TRAIN_FP8: {
+    case DEMO_FP8: {
         float scale;
         if (cls != T_ACT && cls != T_WEIGHT && cls != T_GRAD)
             return; /* biases, GEMM outputs and weight gradients stay f32 */
@@ -427,7 +427,7 @@ static void quant(trainer *t, int cls, float *x, size_t rows, size_t cols, mf_fp
         note(t, mf_fp8_dequantize(MF_FP32, x, st->cfg.fmt, t->u8, n, st->scale_inv));
         break;
     }
-    case MF_TRAIN_MXFP8: {
+    case DEMO_MXFP8: {
         mf_mx_type type = is_grad ? MF_MXFP8_E5M2 : MF_MXFP8_E4M3;
         /* Blocks along the contiguous axis where it holds whole blocks (hidden widths), else down the
          * columns (the batch axis of the 2-wide input and logits tensors). */
@@ -527,8 +527,8 @@ static void adam(float *w, float *m, float *v, const float *g, size_t n, float l
 static double train_step(trainer *t, long long step, long long total_steps, long long *adam_t)
 {
     const int B = t->p.batch, nl = t->nl;
-    const int is16 = t->cfg == MF_TRAIN_BF16 || t->cfg == MF_TRAIN_FP16 || t->cfg == MF_TRAIN_FP16_LS;
-    float scale = t->cfg == MF_TRAIN_FP16_LS ? mf_loss_scaler_scale(&t->scaler) : 1.0f;
+    const int is16 = t->cfg == DEMO_BF16 || t->cfg == DEMO_FP16 || t->cfg == DEMO_FP16_LS;
+    float scale = t->cfg == DEMO_FP16_LS ? mf_loss_scaler_scale(&t->scaler) : 1.0f;
     float gscale = scale / (float)B;
     double loss = 0;
     int l, i, take = 1;
@@ -595,8 +595,8 @@ static double train_step(trainer *t, long long step, long long total_steps, long
     }
 
     /* unscale (fp16-ls), then the optimizer on the f32 master weights */
-    if (t->cfg == MF_TRAIN_FP16_LS) {
-        mf_tensor ts[2 * (MF_TRAIN_MAX_LAYERS + 1)];
+    if (t->cfg == DEMO_FP16_LS) {
+        mf_tensor ts[2 * (DEMO_MAX_LAYERS + 1)];
         int found;
         for (l = 0; l < nl; l++) {
             ts[2 * l].data = t->L[l].gw;
@@ -636,13 +636,13 @@ static double train_step(trainer *t, long long step, long long total_steps, long
     t->ep.steps++;
 
     /* delayed scaling: new scales from the amax history, for the next step */
-    if (t->cfg == MF_TRAIN_FP8)
+    if (t->cfg == DEMO_FP8)
         for (l = 0; l < 3 * nl; l++)
             note(t, mf_fp8_delayed_update(&t->states[l]));
     return loss;
 }
 
-static void counts_sum(mf_train_counts *a, const mf_train_counts *b)
+static void counts_sum(demo_counts *a, const demo_counts *b)
 {
     a->elems += b->elems;
     a->overflow += b->overflow;
@@ -651,7 +651,7 @@ static void counts_sum(mf_train_counts *a, const mf_train_counts *b)
     a->nan += b->nan;
 }
 
-int mf_train_run(const mf_train_params *p, mf_train_config c, mf_train_result *r, mf_train_progress_fn progress,
+int demo_run(const demo_params *p, demo_config c, demo_result *r, demo_progress_fn progress,
                  void *progress_ctx)
 {
     trainer *t;
@@ -661,9 +661,9 @@ int mf_train_run(const mf_train_params *p, mf_train_config c, mf_train_result *r
     rng shuf;
     if (!p || !r)
         return MF_E_NULL;
-    if ((unsigned)c >= MF_TRAIN_CONFIG_COUNT)
+    if ((unsigned)c >= DEMO_CONFIG_COUNT)
         return MF_E_ARG;
-    rc = mf_train_params_check(p, NULL, 0);
+    rc = demo_params_check(p, NULL, 0);
     if (rc != MF_OK)
         return rc;
     t = malloc(sizeof *t);
@@ -707,19 +707,19 @@ int mf_train_run(const mf_train_params *p, mf_train_config c, mf_train_result *r
                 t->xb[2 * i + 1] = t->xtrain[2 * k + 1];
                 t->yb[i] = t->ytrain[k];
             }
-            if (c == MF_TRAIN_MXFP8)
+            if (c == DEMO_MXFP8)
                 t->mx_seen = 0; /* keep the block exponents of the last step only */
             sum += train_step(t, (long long)e * steps_per_epoch + s, total_steps, &adam_t);
         }
         t->ep.loss = sum / steps_per_epoch;
         t->ep.test_acc = (double)eval_correct(t, t->xtest, t->ytest, p->n_test) / p->n_test;
-        if (c == MF_TRAIN_FP16_LS)
+        if (c == DEMO_FP16_LS)
             t->ep.loss_scale = mf_loss_scaler_scale(&t->scaler);
-        if (c == MF_TRAIN_FP8) {
+        if (c == DEMO_FP8) {
             t->ep.fp8_scale_out = t->L[t->nl - 1].st_dz->scale;
             t->ep.fp8_scale_in = t->L[0].st_dz->scale;
         }
-        if (c == MF_TRAIN_MXFP8) {
+        if (c == DEMO_MXFP8) {
             t->ep.mx_exp_min = t->mx_min;
             t->ep.mx_exp_max = t->mx_max;
         }
@@ -738,7 +738,7 @@ int mf_train_run(const mf_train_params *p, mf_train_config c, mf_train_result *r
         r->final_loss = r->epoch[p->epochs - 1].loss;
         r->test_acc = r->epoch[p->epochs - 1].test_acc;
         r->train_acc = (double)eval_correct(t, t->xtrain, t->ytrain, p->n_train) / p->n_train;
-        if (c == MF_TRAIN_FP16_LS)
+        if (c == DEMO_FP16_LS)
             r->final_loss_scale = mf_loss_scaler_scale(&t->scaler);
         r->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     } else {
@@ -750,7 +750,7 @@ int mf_train_run(const mf_train_params *p, mf_train_config c, mf_train_result *r
     return rc;
 }
 
-void mf_train_result_free(mf_train_result *r)
+void demo_result_free(demo_result *r)
 {
     if (!r)
         return;
@@ -761,7 +761,7 @@ void mf_train_result_free(mf_train_result *r)
 
 /* ---- CSV ---------------------------------------------------------------------------------------- */
 
-int mf_train_write_csv(FILE *f, const mf_train_result *res, int n)
+int demo_write_csv(FILE *f, const demo_result *res, int n)
 {
     int i, e;
     fputs("config,epoch,train_loss,test_acc,steps,skipped,loss_scale,fp8_scale_dlogits,fp8_scale_dz1,"
@@ -769,20 +769,20 @@ int mf_train_write_csv(FILE *f, const mf_train_result *res, int n)
           "grad_elems,grad_overflow,grad_underflow,grad_subnormal,grad_nan\n",
           f);
     for (i = 0; i < n; i++) {
-        const mf_train_result *r = &res[i];
+        const demo_result *r = &res[i];
         for (e = 0; e < r->epochs; e++) {
-            const mf_train_epoch *p = &r->epoch[e];
-            fprintf(f, "%s,%d,%.17g,%.6f,%d,%d,", mf_train_config_name(r->config), e + 1, p->loss, p->test_acc,
+            const demo_epoch *p = &r->epoch[e];
+            fprintf(f, "%s,%d,%.17g,%.6f,%d,%d,", demo_config_name(r->config), e + 1, p->loss, p->test_acc,
                     p->steps, p->skipped);
-            if (r->config == MF_TRAIN_FP16_LS)
+            if (r->config == DEMO_FP16_LS)
                 fprintf(f, "%.9g", p->loss_scale);
             fputc(',', f);
-            if (r->config == MF_TRAIN_FP8)
+            if (r->config == DEMO_FP8)
                 fprintf(f, "%.9g,%.9g", p->fp8_scale_out, p->fp8_scale_in);
             else
                 fputc(',', f);
             fputc(',', f);
-            if (r->config == MF_TRAIN_MXFP8)
+            if (r->config == DEMO_MXFP8)
                 fprintf(f, "%d,%d", p->mx_exp_min, p->mx_exp_max);
             else
                 fputc(',', f);
@@ -800,9 +800,9 @@ int mf_train_write_csv(FILE *f, const mf_train_result *res, int n)
 /* ---- the plot ----------------------------------------------------------------------------------- */
 
 /* Okabe-Ito colours (distinguishable with colour-blindness), one per configuration. */
-static const char *const config_colors[MF_TRAIN_CONFIG_COUNT] = {"#000000", "#0072B2", "#D55E00",
+static const char *const config_colors[DEMO_CONFIG_COUNT] = {"#000000", "#0072B2", "#D55E00",
                                                                  "#009E73", "#CC79A7", "#E69F00"};
-static const double config_widths[MF_TRAIN_CONFIG_COUNT] = {3.2, 2.0, 2.4, 2.0, 1.8, 1.8};
+static const double config_widths[DEMO_CONFIG_COUNT] = {3.2, 2.0, 2.4, 2.0, 1.8, 1.8};
 
 /* A polyline with a dash pattern (svg.h draws solid polylines only). */
 static void dashed_polyline(FILE *f, const double *xs, const double *ys, int n, const char *stroke, double width,
@@ -817,12 +817,12 @@ static void dashed_polyline(FILE *f, const double *xs, const double *ys, int n, 
     fputs("\"/>\n", f);
 }
 
-static const char *config_dash(mf_train_config c)
+static const char *config_dash(demo_config c)
 {
     switch (c) {
-    case MF_TRAIN_FP16_LS: return "8 4";
-    case MF_TRAIN_FP8: return "2 3";
-    case MF_TRAIN_MXFP8: return "10 3 2 3";
+    case DEMO_FP16_LS: return "8 4";
+    case DEMO_FP8: return "2 3";
+    case DEMO_MXFP8: return "10 3 2 3";
     default: return NULL;
     }
 }
@@ -848,12 +848,12 @@ static double py(const panel *p, double y)
 
 static void panel_frame(FILE *f, const panel *p, const char *title, const char *ylabel)
 {
-    svg_rect(f, p->x0, p->y0, p->w, p->h, "#f7f7f7", 1.0);
-    svg_line(f, p->x0, p->y0 + p->h, p->x0 + p->w, p->y0 + p->h, "#333333", 1.2, 0);
-    svg_line(f, p->x0, p->y0, p->x0, p->y0 + p->h, "#333333", 1.2, 0);
-    svg_text(f, p->x0 + p->w / 2, p->y0 - 10, title, 15, "middle", 0, "#111111");
-    svg_text(f, p->x0 - 52, p->y0 + p->h / 2, ylabel, 13, "middle", -90, "#111111");
-    svg_text(f, p->x0 + p->w / 2, p->y0 + p->h + 38, "epoch", 13, "middle", 0, "#111111");
+    cli_svg_rect(f, p->x0, p->y0, p->w, p->h, "#f7f7f7", 1.0);
+    cli_svg_line(f, p->x0, p->y0 + p->h, p->x0 + p->w, p->y0 + p->h, "#333333", 1.2, 0);
+    cli_svg_line(f, p->x0, p->y0, p->x0, p->y0 + p->h, "#333333", 1.2, 0);
+    cli_svg_text(f, p->x0 + p->w / 2, p->y0 - 10, title, 15, "middle", 0, "#111111");
+    cli_svg_text(f, p->x0 - 52, p->y0 + p->h / 2, ylabel, 13, "middle", -90, "#111111");
+    cli_svg_text(f, p->x0 + p->w / 2, p->y0 + p->h + 38, "epoch", 13, "middle", 0, "#111111");
 }
 
 static double nice_step(double range, int target)
@@ -867,14 +867,14 @@ static void x_ticks(FILE *f, const panel *p)
     double st = nice_step(p->xmax - p->xmin, 8), x;
     char buf[32];
     for (x = ceil(p->xmin / st) * st; x <= p->xmax + 1e-9; x += st) {
-        svg_line(f, px(p, x), p->y0 + p->h, px(p, x), p->y0 + p->h + 5, "#333333", 1, 0);
-        svg_line(f, px(p, x), p->y0, px(p, x), p->y0 + p->h, "#dddddd", 0.8, 0);
+        cli_svg_line(f, px(p, x), p->y0 + p->h, px(p, x), p->y0 + p->h + 5, "#333333", 1, 0);
+        cli_svg_line(f, px(p, x), p->y0, px(p, x), p->y0 + p->h, "#dddddd", 0.8, 0);
         snprintf(buf, sizeof buf, "%g", x);
-        svg_text(f, px(p, x), p->y0 + p->h + 19, buf, 12, "middle", 0, "#333333");
+        cli_svg_text(f, px(p, x), p->y0 + p->h + 19, buf, 12, "middle", 0, "#333333");
     }
 }
 
-int mf_train_plot_svg(const char *path, const mf_train_result *res, int n, const mf_train_params *prm,
+int demo_plot_svg(const char *path, const demo_result *res, int n, const demo_params *prm,
                       const char *title)
 {
     const double W = 1100, H = 520;
@@ -912,14 +912,14 @@ int mf_train_plot_svg(const char *path, const mf_train_result *res, int n, const
         free(ys);
         return -1;
     }
-    svg_begin(f, W, H);
+    cli_svg_begin(f, W, H);
     if (!title) {
         snprintf(buf, sizeof buf, "Two spirals, MLP 2-%d x%d-2, batch %d, %d epochs, seed %llu: one model, six number formats",
                  prm ? prm->hidden : 0, prm ? prm->layers : 0, prm ? prm->batch : 0, maxe,
                  (unsigned long long)(prm ? prm->seed : 0));
         title = buf;
     }
-    svg_text(f, W / 2, 26, title, 16, "middle", 0, "#000000");
+    cli_svg_text(f, W / 2, 26, title, 16, "middle", 0, "#000000");
 
     /* left: training loss, log scale over whole decades */
     lp.x0 = 80, lp.y0 = 70, lp.w = 420, lp.h = 340;
@@ -934,10 +934,10 @@ int mf_train_plot_svg(const char *path, const mf_train_result *res, int n, const
             double v = m * pow(10, k);
             if (v < lp.ymin * 0.999 || v > lp.ymax * 1.001)
                 continue;
-            svg_line(f, lp.x0, py(&lp, v), lp.x0 + lp.w, py(&lp, v), m == 1 ? "#cfcfcf" : "#e8e8e8", 0.8, 0);
+            cli_svg_line(f, lp.x0, py(&lp, v), lp.x0 + lp.w, py(&lp, v), m == 1 ? "#cfcfcf" : "#e8e8e8", 0.8, 0);
             if (m == 1 || m == 2 || m == 5) {
                 snprintf(buf, sizeof buf, "%g", v);
-                svg_text(f, lp.x0 - 8, py(&lp, v) + 4, buf, 12, "end", 0, "#333333");
+                cli_svg_text(f, lp.x0 - 8, py(&lp, v) + 4, buf, 12, "end", 0, "#333333");
             }
         }
     }
@@ -952,15 +952,15 @@ int mf_train_plot_svg(const char *path, const mf_train_result *res, int n, const
     {
         double st = nice_step(ap.ymax - ap.ymin, 6), v;
         for (v = ceil(ap.ymin / st) * st; v <= ap.ymax + 1e-9; v += st) {
-            svg_line(f, ap.x0, py(&ap, v), ap.x0 + ap.w, py(&ap, v), "#dddddd", 0.8, 0);
+            cli_svg_line(f, ap.x0, py(&ap, v), ap.x0 + ap.w, py(&ap, v), "#dddddd", 0.8, 0);
             snprintf(buf, sizeof buf, "%g", v);
-            svg_text(f, ap.x0 - 8, py(&ap, v) + 4, buf, 12, "end", 0, "#333333");
+            cli_svg_text(f, ap.x0 - 8, py(&ap, v) + 4, buf, 12, "end", 0, "#333333");
         }
     }
 
     /* curves: fp32 first (widest, underneath) */
     for (i = 0; i < n; i++) {
-        const mf_train_result *r = &res[i];
+        const demo_result *r = &res[i];
         const char *col = config_colors[r->config], *dash = config_dash(r->config);
         double wdt = config_widths[r->config];
         int m = 0;
@@ -975,7 +975,7 @@ int mf_train_plot_svg(const char *path, const mf_train_result *res, int n, const
         if (dash)
             dashed_polyline(f, xs, ys, m, col, wdt, dash);
         else
-            svg_polyline(f, xs, ys, m, col, wdt);
+            cli_svg_polyline(f, xs, ys, m, col, wdt);
         for (e = 0; e < r->epochs; e++) {
             xs[e] = px(&ap, e + 1);
             ys[e] = py(&ap, 100 * r->epoch[e].test_acc);
@@ -983,12 +983,12 @@ int mf_train_plot_svg(const char *path, const mf_train_result *res, int n, const
         if (dash)
             dashed_polyline(f, xs, ys, r->epochs, col, wdt, dash);
         else
-            svg_polyline(f, xs, ys, r->epochs, col, wdt);
+            cli_svg_polyline(f, xs, ys, r->epochs, col, wdt);
     }
 
     /* legend below the panels: name, final test accuracy, gradient underflow */
     for (i = 0; i < n; i++) {
-        const mf_train_result *r = &res[i];
+        const demo_result *r = &res[i];
         double lx = 80 + (i % 3) * 340, ly = H - 52 + (i / 3) * 24;
         const char *col = config_colors[r->config], *dash = config_dash(r->config);
         double lxs[2], lys[2];
@@ -996,12 +996,12 @@ int mf_train_plot_svg(const char *path, const mf_train_result *res, int n, const
         if (dash)
             dashed_polyline(f, lxs, lys, 2, col, config_widths[r->config], dash);
         else
-            svg_polyline(f, lxs, lys, 2, col, config_widths[r->config]);
+            cli_svg_polyline(f, lxs, lys, 2, col, config_widths[r->config]);
         snprintf(buf, sizeof buf, "%s: %.1f%% test, grad underflow %.1f%%", cname(r->config),
                  100 * r->test_acc, r->grad.elems ? 100.0 * (double)r->grad.underflow / (double)r->grad.elems : 0.0);
-        svg_text(f, lx + 44, ly, buf, 13, "start", 0, "#111111");
+        cli_svg_text(f, lx + 44, ly, buf, 13, "start", 0, "#111111");
     }
-    svg_end(f);
+    cli_svg_end(f);
     free(xs);
     free(ys);
     if (ferror(f)) {
@@ -1107,7 +1107,7 @@ typedef struct progress_ctx {
     clock_t last;
 } progress_ctx;
 
-static void progress_cb(void *vctx, mf_train_config c, int epoch, int epochs)
+static void progress_cb(void *vctx, demo_config c, int epoch, int epochs)
 {
     progress_ctx *ctx = vctx;
     clock_t now = clock();
@@ -1115,7 +1115,7 @@ static void progress_cb(void *vctx, mf_train_config c, int epoch, int epochs)
         return;
     /* a line every ~2 s of CPU time (the time never touches a result) */
     if (epoch < epochs && (double)(now - ctx->last) / CLOCKS_PER_SEC >= 2.0) {
-        fprintf(ctx->f, "train-demo: [%d/%d] %-7s epoch %d/%d\n", ctx->index, ctx->count, mf_train_config_name(c),
+        fprintf(ctx->f, "train-demo: [%d/%d] %-7s epoch %d/%d\n", ctx->index, ctx->count, demo_config_name(c),
                 epoch, epochs);
         fflush(ctx->f);
         ctx->last = now;
@@ -1132,7 +1132,7 @@ static void print_log2(char *buf, size_t size, float v)
         snprintf(buf, size, "-");
 }
 
-static void print_report(FILE *o, const mf_train_params *p, const mf_train_result *res, int n, int every)
+static void print_report(FILE *o, const demo_params *p, const demo_result *res, int n, int every)
 {
     int i, e, k, has_ls = -1, has_fp8 = -1, has_mx = -1;
     char a[32], b[32];
@@ -1166,22 +1166,22 @@ static void print_report(FILE *o, const mf_train_params *p, const mf_train_resul
     for (i = 0; i < n; i++)
         fprintf(o, "  %-8s %8.2f%% %8.2f%% %10.5f %8llu  %s\n", cname(res[i].config),
                 100 * res[i].test_acc, 100 * res[i].train_acc, res[i].final_loss,
-                (unsigned long long)res[i].skipped, mf_train_config_title(res[i].config));
+                (unsigned long long)res[i].skipped, demo_config_title(res[i].config));
 
     fprintf(o, "\nrounding events (mf_stats), summed over all steps; %% of the elements rounded\n");
     fprintf(o, "  %-8s %-9s %12s %18s %18s %18s %8s\n", "config", "tensors", "elements", "overflow", "underflow",
             "subnormal", "nan");
     for (i = 0; i < n; i++) {
-        const mf_train_result *r = &res[i];
+        const demo_result *r = &res[i];
         for (k = 0; k < 2; k++) {
-            const mf_train_counts *c = k ? &r->grad : &r->fwd;
-            if (r->config == MF_TRAIN_FP32) {
+            const demo_counts *c = k ? &r->grad : &r->fwd;
+            if (r->config == DEMO_FP32) {
                 if (k == 0)
                     fprintf(o, "  %-8s %-9s %12s\n", "fp32", "all", "(not rounded)");
                 continue;
             }
             fprintf(o, "  %-8s %-9s %12llu %9llu (%5.1f%%) %9llu (%5.1f%%) %9llu (%5.1f%%) %8llu\n",
-                    k ? "" : mf_train_config_name(r->config), k ? "gradient" : "forward",
+                    k ? "" : demo_config_name(r->config), k ? "gradient" : "forward",
                     (unsigned long long)c->elems, (unsigned long long)c->overflow, pct(c->overflow, c->elems),
                     (unsigned long long)c->underflow, pct(c->underflow, c->elems), (unsigned long long)c->subnormal,
                     pct(c->subnormal, c->elems), (unsigned long long)c->nan);
@@ -1189,11 +1189,11 @@ static void print_report(FILE *o, const mf_train_params *p, const mf_train_resul
     }
 
     for (i = 0; i < n; i++) {
-        if (res[i].config == MF_TRAIN_FP16_LS)
+        if (res[i].config == DEMO_FP16_LS)
             has_ls = i;
-        if (res[i].config == MF_TRAIN_FP8)
+        if (res[i].config == DEMO_FP8)
             has_fp8 = i;
-        if (res[i].config == MF_TRAIN_MXFP8)
+        if (res[i].config == DEMO_MXFP8)
             has_mx = i;
     }
     if (has_ls >= 0 || has_fp8 >= 0 || has_mx >= 0) {
@@ -1234,11 +1234,11 @@ static void print_report(FILE *o, const mf_train_params *p, const mf_train_resul
     }
 }
 
-int mf_train_demo_main(int argc, char **argv)
+int cli_train_demo_main(int argc, char **argv)
 {
-    mf_train_params p;
-    mf_train_config list[MF_TRAIN_CONFIG_COUNT];
-    mf_train_result res[MF_TRAIN_CONFIG_COUNT];
+    demo_params p;
+    demo_config list[DEMO_CONFIG_COUNT];
+    demo_result res[DEMO_CONFIG_COUNT];
     int nconf = 0, quick = 0, quiet = 0, every = 0, i, rc, status = 0, epochs_set = 0, train_set = 0;
     const char *plot = NULL, *csv = NULL, *configs = NULL;
     progress_ctx pc;
@@ -1248,7 +1248,7 @@ int mf_train_demo_main(int argc, char **argv)
     for (i = 1; i < argc; i++)
         if (strcmp(argv[i], "--quick") == 0)
             quick = 1;
-    p = mf_train_params_default(quick);
+    p = demo_params_default(quick);
 
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL, *eq;
@@ -1300,14 +1300,14 @@ int mf_train_demo_main(int argc, char **argv)
         else if (strcmp(opt, "--csv") == 0)
             csv = val;
         else if (strcmp(opt, "--epochs") == 0) {
-            if (parse_int(val, 1, MF_TRAIN_MAX_EPOCHS, &p.epochs))
-                return usage_err("--epochs needs a number from 1 to %d", MF_TRAIN_MAX_EPOCHS);
+            if (parse_int(val, 1, DEMO_MAX_EPOCHS, &p.epochs))
+                return usage_err("--epochs needs a number from 1 to %d", DEMO_MAX_EPOCHS);
             epochs_set = 1;
         } else if (strcmp(opt, "--seed") == 0) {
             if (parse_u64(val, &p.seed))
                 return usage_err("--seed needs an unsigned 64-bit number");
         } else if (strcmp(opt, "--every") == 0) {
-            if (parse_int(val, 1, MF_TRAIN_MAX_EPOCHS, &every))
+            if (parse_int(val, 1, DEMO_MAX_EPOCHS, &every))
                 return usage_err("--every needs a positive number");
         } else if (strcmp(opt, "--train") == 0) {
             if (parse_int(val, 1, 1 << 22, &p.n_train))
@@ -1323,8 +1323,8 @@ int mf_train_demo_main(int argc, char **argv)
             if (parse_int(val, 1, 1024, &p.hidden))
                 return usage_err("--hidden needs a number");
         } else if (strcmp(opt, "--layers") == 0) {
-            if (parse_int(val, 1, MF_TRAIN_MAX_LAYERS, &p.layers))
-                return usage_err("--layers needs a number from 1 to %d", MF_TRAIN_MAX_LAYERS);
+            if (parse_int(val, 1, DEMO_MAX_LAYERS, &p.layers))
+                return usage_err("--layers needs a number from 1 to %d", DEMO_MAX_LAYERS);
         } else if (strcmp(opt, "--lr") == 0) {
             if (parse_float(val, &p.lr))
                 return usage_err("--lr needs a number");
@@ -1348,24 +1348,24 @@ int mf_train_demo_main(int argc, char **argv)
     }
     (void)epochs_set;
     (void)train_set;
-    if (mf_train_params_check(&p, msg, sizeof msg) != MF_OK)
+    if (demo_params_check(&p, msg, sizeof msg) != MF_OK)
         return usage_err("%s", msg);
 
     if (!configs || name_eq(configs, "all")) {
-        for (i = 0; i < MF_TRAIN_CONFIG_COUNT; i++)
-            list[nconf++] = (mf_train_config)i;
+        for (i = 0; i < DEMO_CONFIG_COUNT; i++)
+            list[nconf++] = (demo_config)i;
     } else {
         const char *s = configs;
         while (1) {
             char name[32];
             size_t len = strcspn(s, ",");
-            mf_train_config c;
+            demo_config c;
             int j;
             if (len == 0 || len >= sizeof name)
                 return usage_err("--config: bad list '%s' (names: fp32 bf16 fp16 fp16-ls fp8 mxfp8)", configs);
             memcpy(name, s, len);
             name[len] = '\0';
-            if (mf_train_config_from_name(name, &c) != MF_OK)
+            if (demo_config_from_name(name, &c) != MF_OK)
                 return usage_err("--config: unknown configuration '%s' (fp32 bf16 fp16 fp16-ls fp8 mxfp8)", name);
             for (j = 0; j < nconf; j++)
                 if (list[j] == c)
@@ -1385,16 +1385,16 @@ int mf_train_demo_main(int argc, char **argv)
     for (i = 0; i < nconf; i++) {
         pc.index = i + 1;
         pc.last = clock();
-        rc = mf_train_run(&p, list[i], &res[i], progress_cb, &pc);
+        rc = demo_run(&p, list[i], &res[i], progress_cb, &pc);
         if (rc != MF_OK) {
-            fprintf(stderr, "minifloat train-demo: %s failed: %s\n", mf_train_config_name(list[i]), mf_strerror(rc));
+            fprintf(stderr, "minifloat train-demo: %s failed: %s\n", demo_config_name(list[i]), mf_strerror(rc));
             while (--i >= 0)
-                mf_train_result_free(&res[i]);
+                demo_result_free(&res[i]);
             return EXIT_DATA;
         }
         if (pc.f) {
             fprintf(pc.f, "train-demo: [%d/%d] %-7s done: test accuracy %.2f%% (%.1f s)\n", i + 1, nconf,
-                    mf_train_config_name(list[i]), 100 * res[i].test_acc, res[i].seconds);
+                    demo_config_name(list[i]), 100 * res[i].test_acc, res[i].seconds);
             fflush(pc.f);
         }
     }
@@ -1402,21 +1402,21 @@ int mf_train_demo_main(int argc, char **argv)
     print_report(stdout, &p, res, nconf, every);
     if (csv) {
         FILE *f = strcmp(csv, "-") == 0 ? stdout : fopen(csv, "w");
-        if (!f || mf_train_write_csv(f, res, nconf) != 0 || (f != stdout && fclose(f) != 0)) {
+        if (!f || demo_write_csv(f, res, nconf) != 0 || (f != stdout && fclose(f) != 0)) {
             fprintf(stderr, "minifloat train-demo: cannot write '%s': %s\n", csv, strerror(errno));
             status = EXIT_DATA;
         } else if (f != stdout)
             printf("\nwrote %s\n", csv);
     }
     if (plot) {
-        if (mf_train_plot_svg(plot, res, nconf, &p, NULL) != 0) {
+        if (demo_plot_svg(plot, res, nconf, &p, NULL) != 0) {
             fprintf(stderr, "minifloat train-demo: cannot write '%s': %s\n", plot, strerror(errno));
             status = EXIT_DATA;
         } else
             printf("%swrote %s\n", csv ? "" : "\n", plot);
     }
     for (i = 0; i < nconf; i++)
-        mf_train_result_free(&res[i]);
+        demo_result_free(&res[i]);
     if (fflush(stdout) != 0)
         status = EXIT_DATA;
     return status;
