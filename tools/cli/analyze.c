@@ -139,9 +139,10 @@ static int parse_op(const char *name, options *o)
         o->op = OP_LOG_SOFTMAX;
         o->op_name = "log_softmax";
     } else {
-        return cli_usage_error(&voice, "--op: unknown operation '%s' (exp, tanh, sigmoid, silu, gelu, gelu_tanh, softmax, "
-                           "log_softmax)",
-                           name);
+        return cli_usage_error(&voice,
+                               "--op: unknown operation '%s' (exp, tanh, sigmoid, silu, gelu, gelu_tanh, softmax, "
+                               "log_softmax)",
+                               name);
     }
     return 0;
 }
@@ -208,9 +209,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->have_dtype = 1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--op", NULL, &val)) != 0) {
             if (r < 0)
-                return cli_usage_error(&voice, "option '%s' needs an operation (exp, tanh, sigmoid, silu, gelu, gelu_tanh, "
-                                   "softmax, log_softmax)",
-                                   a);
+                return cli_usage_error(&voice,
+                                       "option '%s' needs an operation (exp, tanh, sigmoid, silu, gelu, gelu_tanh, "
+                                       "softmax, log_softmax)",
+                                       a);
             if ((rc = parse_op(val, o)) != 0)
                 return rc;
         } else {
@@ -228,8 +230,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->kind = KIND_TEXT;
         else
             return cli_usage_error(&voice, "cannot tell the type of '%s' from its name: use .npy, .f32 or .bin (raw "
-                               "float32) or .txt (text), or say --raw or --text",
-                               o->path);
+                                   "float32) or .txt (text), or say --raw or --text",
+                                   o->path);
     }
     if (o->have_dtype && o->kind == KIND_TEXT)
         return cli_usage_error(&voice, "--dtype does not apply to text input (numbers are read as binary64)");
@@ -238,8 +240,8 @@ static int parse_options(int argc, char **argv, options *o)
         mf_format_describe(o->dtype, &d);
         if (d.bits > 8)
             return cli_usage_error(&voice, "--dtype: a .npy file names its own type unless it is a 1-byte '<V1' one; "
-                               "'%s' is not a 1-byte format",
-                               mf_format_name(o->dtype));
+                                   "'%s' is not a 1-byte format",
+                                   mf_format_name(o->dtype));
     }
     if (o->plot) {
         if (ends_with(o->plot, ".png"))
@@ -248,8 +250,8 @@ static int parse_options(int argc, char **argv, options *o)
             return cli_usage_error(&voice, "--plot: the file name must end in .svg or .png ('%s')", o->plot);
         if (o->plot_png && !have_rsvg())
             return cli_usage_error(&voice, "--plot %s: writing PNG needs rsvg-convert on PATH (Debian: apt-get install "
-                               "librsvg2-bin); write .svg instead",
-                               o->plot);
+                                   "librsvg2-bin); write .svg instead",
+                                   o->plot);
     }
     return 0;
 }
@@ -382,7 +384,7 @@ static int load_raw(const options *o, dataset *ds)
     if (len % w) {
         free(buf);
         return cli_data_error(&voice, "%s: %lu bytes is not a whole number of %s elements (%lu bytes each)", o->path,
-                          (unsigned long)len, d.name, (unsigned long)w);
+                              (unsigned long)len, d.name, (unsigned long)w);
     }
     ds->file_fmt = f;
     ds->n = len / w;
@@ -411,8 +413,8 @@ static int load_text(const options *o, dataset *ds)
         if (memchr(line, '\0', j - i)) {
             free(vals);
             free(buf);
-            return cli_data_error(&voice, "%s: line %lu: a NUL byte (is this a binary file? use --raw or .npy)", o->path,
-                              lineno);
+            return cli_data_error(&voice, "%s: line %lu: a NUL byte (is this a binary file? use --raw or .npy)",
+                                  o->path, lineno);
         }
         i = j + 1;
         for (k = 0; line[k] == ' ' || line[k] == '\t' || line[k] == '\r'; k++)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- messages ---- */
+/* ---- messages ----------------------------------------------------------------------------------- */
 
 const cli_voice cli_tool = {"minifloat: ", "minifloat"};
 
@@ -39,7 +39,7 @@ int cli_data_error(const cli_voice *v, const char *fmt, ...)
     return CLI_EXIT_DATA;
 }
 
-/* ---- options and numbers ---- */
+/* ---- options and numbers ------------------------------------------------------------------------ */
 
 int cli_opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val)
 {
@@ -162,7 +162,7 @@ int cli_name_eq(const char *a, const char *b)
     return *a == *b;
 }
 
-/* ---- formats ---- */
+/* ---- formats ------------------------------------------------------------------------------------ */
 
 const mf_format cli_formats[CLI_N_FORMATS] = {MF_FP32,     MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
                                               MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};

@@ -18,7 +18,7 @@
 #define CLI_PRINTF_LIKE(a, b)
 #endif
 
-/* ---- messages ---- */
+/* ---- messages ----------------------------------------------------------------------------------- */
 
 /* Who a message speaks for: the prefix of its line, and the command whose --help a usage error
  * points to ("Try 'minifloat --help' ..."). */
@@ -35,7 +35,7 @@ int cli_usage_error(const cli_voice *v, const char *fmt, ...) CLI_PRINTF_LIKE(2,
 /* Print the message on stderr; return CLI_EXIT_DATA. */
 int cli_data_error(const cli_voice *v, const char *fmt, ...) CLI_PRINTF_LIKE(2, 3);
 
-/* ---- options and numbers ---- */
+/* ---- options and numbers ------------------------------------------------------------------------ */
 
 /* If argv[*i] is the option `lng` ("--name", also "--name=VALUE") or `shrt` ("-r", may be NULL),
  * return 1 and its value in *val (advancing *i past a separate value), -1 if the value is missing,
@@ -57,7 +57,7 @@ int cli_parse_hex_code(const char *s, int bits, uint64_t *out);
 /* Whether a and b are the same name, ignoring ASCII case. */
 int cli_name_eq(const char *a, const char *b);
 
-/* ---- formats, as info, show and convert print them ---- */
+/* ---- formats, as info, show and convert print them ---------------------------------------------- */
 
 /* The nine formats of the generic contract, in table order. */
 extern const mf_format cli_formats[];

@@ -143,6 +143,15 @@ static int flush_chunk(conv *c, size_t n)
     return 0;
 }
 
+/* Raw input that ends `extra` bytes into an element of w bytes. */
+static int partial_element(const conv *c, size_t extra, size_t w)
+{
+    return cli_data_error(&cli_tool,
+                          "convert: input ends inside an element: %lu trailing byte(s) ignored (%s elements are %lu "
+                          "bytes)",
+                          (unsigned long)extra, c->dfrom.name, (unsigned long)w);
+}
+
 /* Raw input: read chunks of elements; a trailing partial element is an error. */
 static int run_binary_in(conv *c)
 {
@@ -177,9 +186,7 @@ static int run_binary_in(conv *c)
             if ((rc = flush_chunk(c, n)) != 0)
                 return rc;
             if (have % w && (uint64_t)(have / w * per) <= left)
-                return cli_data_error(&cli_tool, "convert: input ends inside an element: %lu trailing byte(s) ignored "
-                                  "(%s elements are %lu bytes)",
-                                  (unsigned long)(have % w), c->dfrom.name, (unsigned long)w);
+                return partial_element(c, have % w, w);
             return 0;
         }
         if ((uint64_t)want > left)
@@ -195,9 +202,7 @@ static int run_binary_in(conv *c)
             return rc;
         if (got < wbytes) {
             if (got % w)
-                return cli_data_error(&cli_tool, "convert: input ends inside an element: %lu trailing byte(s) ignored "
-                                  "(%s elements are %lu bytes)",
-                                  (unsigned long)(got % w), c->dfrom.name, (unsigned long)w);
+                return partial_element(c, got % w, w);
             return 0;
         }
     }
@@ -362,7 +367,8 @@ int cli_convert_main(int argc, char **argv)
                 return cli_usage_error(&cli_tool, "convert: --count needs an unsigned number");
         } else if ((r = cli_opt_value(argc, argv, &i, "--chunk", NULL, &val)) != 0) {
             if (r < 0 || !cli_parse_uint(val, MAX_CHUNK, &u))
-                return cli_usage_error(&cli_tool, "convert: --chunk needs a number from 0 to %lu", (unsigned long)MAX_CHUNK);
+                return cli_usage_error(&cli_tool, "convert: --chunk needs a number from 0 to %lu",
+                                       (unsigned long)MAX_CHUNK);
             c.chunk = (size_t)(u + (u & 1)); /* even: e2m1 pairs never straddle two calls */
         } else if (a[0] == '-') {
             return cli_usage_error(&cli_tool, "convert: unknown option '%s'", a);
