@@ -8,7 +8,6 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "train_demo.h"
 
 /* The usage; the %s is analyze's part (cli_analyze_usage). */
 static const char usage_text[] =
@@ -80,6 +79,6 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "analyze") == 0)
         return cli_analyze_main(argc, argv);
     if (strcmp(cmd, "train-demo") == 0)
-        return cli_train_demo_main(argc - 1, argv + 1); /* its argv[0] is "train-demo" */
+        return cli_train_demo_main(argc, argv);
     return cli_usage_error(&cli_tool, "unknown command '%s' (info, show, convert, analyze, train-demo, help)", cmd);
 }

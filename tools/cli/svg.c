@@ -36,10 +36,14 @@ void cli_svg_line(FILE *f, double x1, double y1, double x2, double y2, const cha
     fputs("/>\n", f);
 }
 
-void cli_svg_polyline(FILE *f, const double *xs, const double *ys, int n, const char *stroke, double width)
+void cli_svg_polyline(FILE *f, const double *xs, const double *ys, int n, const char *stroke, double width,
+                      const char *dash)
 {
     int i;
-    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.2f\" points=\"", stroke, width);
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.2f\" ", stroke, width);
+    if (dash)
+        fprintf(f, "stroke-dasharray=\"%s\" stroke-linejoin=\"round\" ", dash);
+    fputs("points=\"", f);
     for (i = 0; i < n; i++)
         fprintf(f, "%s%.2f,%.2f", i ? " " : "", xs[i], ys[i]);
     fputs("\"/>\n", f);

@@ -1,5 +1,7 @@
-/* tools/train_demo/train_demo.h - `minifloat train-demo`: a small MLP trained in FP32, BF16, FP16 (with and without
- * loss scaling), FP8 with delayed scaling and MXFP8, to show what each format does to training.
+/* tools/train_demo/train_demo.h - the demo behind `minifloat train-demo`: a small MLP trained in FP32,
+ * BF16, FP16 (with and without loss scaling), FP8 with delayed scaling and MXFP8, to show what each
+ * format does to training. run.c runs it, model.c and optimizer.c are the network and its update,
+ * report.c prints and draws the results; tools/cli/train_demo_cmd.c is the command.
  *
  * The model: two spirals (a dataset generated from the seed), an MLP 2 -> hidden x layers -> 2 with
  * ReLU, softmax cross-entropy averaged over the batch, Adam on FP32 master weights. Every run of a
@@ -16,6 +18,8 @@
 #include <stdio.h>
 
 #include <minifloat.h>
+
+/* ---- run.c -------------------------------------------------------------------------------------- */
 
 /* The training configurations, in the order the demo runs and prints them. */
 typedef enum {
@@ -106,22 +110,21 @@ typedef void (*demo_progress_fn)(void *ctx, demo_config c, int epoch, int epochs
  * MF_OK). Returns MF_OK; MF_E_NULL (p or r NULL); MF_E_ARG (bad parameters or config); MF_E_SIZE
  * (out of memory); or an error code from a library call (a bug: it should not happen). On error *r
  * holds nothing to free. */
-int demo_run(const demo_params *p, demo_config c, demo_result *r, demo_progress_fn progress,
-                 void *progress_ctx);
+int demo_run(const demo_params *p, demo_config c, demo_result *r, demo_progress_fn progress, void *progress_ctx);
 
 /* Release what demo_run allocated (NULL-safe, idempotent). */
 void demo_result_free(demo_result *r);
 
-/* Loss curves (left: training loss, log scale; right: test accuracy) of n results into an SVG file.
- * title may be NULL. Returns 0, or -1 if the file cannot be written. */
-int demo_plot_svg(const char *path, const demo_result *res, int n, const demo_params *p,
-                      const char *title);
+/* ---- report.c ----------------------------------------------------------------------------------- */
+
+/* The tables of n results (loss every `every` epochs, results, rounding events, scale history). */
+void demo_print_report(FILE *o, const demo_params *p, const demo_result *res, int n, int every);
 
 /* Per-epoch CSV of n results. Returns 0, or -1 on a write error. */
 int demo_write_csv(FILE *f, const demo_result *res, int n);
 
-/* `minifloat train-demo [options]`: argv[0] is "train-demo". Prints the tables on stdout and
- * progress on stderr. Returns 0 on success, 1 on an I/O or internal error, 2 on a usage error. */
-int cli_train_demo_main(int argc, char **argv);
+/* Loss curves (left: training loss, log scale; right: test accuracy) of n results into an SVG file.
+ * title may be NULL. Returns 0, or -1 if the file cannot be written. */
+int demo_plot_svg(const char *path, const demo_result *res, int n, const demo_params *p, const char *title);
 
 #endif /* DEMO_TRAIN_DEMO_H */
