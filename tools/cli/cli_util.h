@@ -1,5 +1,4 @@
-/* tools/cli/cli_util.h - what the minifloat commands share: messages, option and number parsing,
- * and how info, show and convert print formats and codes. */
+/* tools/cli/cli_util.h - what the commands share: messages, option and number parsing, format printing. */
 #ifndef CLI_UTIL_H
 #define CLI_UTIL_H
 

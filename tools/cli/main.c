@@ -1,6 +1,6 @@
-/* tools/cli/main.c - the minifloat command-line tool: help, version, and dispatch to the commands
- * (one file each: info.c, show.c, convert.c, analyze.c, train_demo_cmd.c). Uses only the public API
- * of <minifloat.h>; docs/cli.md describes the commands and exit status. */
+/* tools/cli/main.c - the minifloat command-line tool: help, version, and dispatch to the commands. */
+/* Each command has its own file (info.c, show.c, convert.c, analyze.c, train_demo_cmd.c); the tool uses
+ * only the public API of <minifloat.h>. docs/cli.md describes the commands. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,4 @@
-/* tools/cli/train_demo_cmd.c - `minifloat train-demo`: its options, progress lines and output files
- * around demo_run (tools/train_demo/). */
+/* tools/cli/train_demo_cmd.c - `minifloat train-demo`: options, progress and output files around demo_run. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,22 +1,4 @@
-/* tools/train_demo/model.c - the demo's data and network: the spirals, the forward and backward
- * passes with every stored tensor rounded as the configuration says, and evaluation.
- *
- * One training step of configuration X (B = batch, L = layers, a = ReLU):
- *
- *   forward, layer l:   Xq_l = Q_act(A_l)    (A_0 = the batch of points, A_l = a(Z_{l-1}))
- *                       Wq_l = Q_w(W_l)      bq_l = Q_b(b_l)        (W_l, b_l: f32 master weights)
- *                       Z_l  = Q_out(Xq_l Wq_l + bq_l)              (product in f32)
- *   loss:               softmax cross-entropy of Z_{L-1}, mean over the batch, in f32
- *   backward:           dZ_{L-1} = Q_g(scale/B * (softmax - onehot))
- *                       dW_l = Q_gw(Xq_l^T dZ_l)   db_l = Q_gw(sum_b dZ_l)
- *                       dZ_{l-1} = Q_g((dZ_l Wq_l^T) * a'(Z_{l-1}))
- *
- * Q_* is the identity for fp32; for bf16/fp16 every Q_* rounds to the format with mf_convert (rn,
- * IEEE overflow: inf), Q_act only at layer 0 since a(Z) of a rounded Z is already representable; for
- * fp8 and mxfp8 Q_act and Q_w quantize to e4m3 and Q_g to e5m2 (the GEMM operands, as Transformer
- * Engine does) while biases, GEMM outputs and weight gradients stay f32.
- * The update that follows (unscale, Adam, new fp8 scales) is optimizer.c.
- */
+/* tools/train_demo/model.c - the demo's data and network: spirals, rounded forward/backward passes, evaluation. */
 #include "trainer.h"
 
 #include <math.h>
@@ -365,7 +347,23 @@ void demo_load_batch(demo_trainer *t, int s)
     }
 }
 
-/* One forward and backward pass on t->xb / t->yb; returns the batch loss (unscaled). */
+/*
+ * One forward and backward pass on t->xb / t->yb of configuration X (B = batch, L = layers, a = ReLU);
+ * returns the batch loss (unscaled).
+ *
+ *   forward, layer l:   Xq_l = Q_act(A_l)    (A_0 = the batch of points, A_l = a(Z_{l-1}))
+ *                       Wq_l = Q_w(W_l)      bq_l = Q_b(b_l)        (W_l, b_l: f32 master weights)
+ *                       Z_l  = Q_out(Xq_l Wq_l + bq_l)              (product in f32)
+ *   loss:               softmax cross-entropy of Z_{L-1}, mean over the batch, in f32
+ *   backward:           dZ_{L-1} = Q_g(scale/B * (softmax - onehot))
+ *                       dW_l = Q_gw(Xq_l^T dZ_l)   db_l = Q_gw(sum_b dZ_l)
+ *                       dZ_{l-1} = Q_g((dZ_l Wq_l^T) * a'(Z_{l-1}))
+ *
+ * Q_* is the identity for fp32; for bf16/fp16 every Q_* rounds to the format with mf_convert (rn,
+ * IEEE overflow: inf), Q_act only at layer 0 since a(Z) of a rounded Z is already representable; for
+ * fp8 and mxfp8 Q_act and Q_w quantize to e4m3 and Q_g to e5m2 (the GEMM operands, as Transformer
+ * Engine does) while biases, GEMM outputs and weight gradients stay f32. The update is optimizer.c.
+ */
 double demo_forward_backward(demo_trainer *t)
 {
     const int B = t->p.batch, nl = t->nl;

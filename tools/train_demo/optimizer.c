@@ -1,5 +1,4 @@
-/* tools/train_demo/optimizer.c - the demo's update: unscale and maybe skip (fp16-ls), Adam with
- * cosine learning-rate decay on the f32 master weights, then the fp8 delayed-scaling update. */
+/* tools/train_demo/optimizer.c - the demo's update: fp16-ls unscale/skip, Adam, fp8 scale update. */
 #include "trainer.h"
 
 #include <math.h>

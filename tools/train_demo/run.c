@@ -1,5 +1,4 @@
-/* tools/train_demo/run.c - the demo's configurations and parameters, and demo_run: the training
- * loop of one configuration (model.c's passes, optimizer.c's update, an evaluation each epoch). */
+/* tools/train_demo/run.c - the demo's configurations, parameters and training loop (demo_run). */
 #include "trainer.h"
 
 #include <stdarg.h>

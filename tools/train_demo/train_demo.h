@@ -1,15 +1,13 @@
-/* tools/train_demo/train_demo.h - the demo behind `minifloat train-demo`: a small MLP trained in FP32,
- * BF16, FP16 (with and without loss scaling), FP8 with delayed scaling and MXFP8, to show what each
- * format does to training. run.c runs it, model.c and optimizer.c are the network and its update,
- * report.c prints and draws the results; tools/cli/train_demo_cmd.c is the command.
- *
- * The model: two spirals (a dataset generated from the seed), an MLP 2 -> hidden x layers -> 2 with
- * ReLU, softmax cross-entropy averaged over the batch, Adam on FP32 master weights. Every run of a
- * configuration starts from the same weights and sees the same batches, so curves differ only by
- * the number format. "Computed in format X": every tensor the forward and backward passes store is
- * rounded to X with the library (mf_convert, mf_fp8_delayed_quantize, mf_mx_quantize) and the
- * matrix products are computed in f32 on the rounded values (docs/overflow.md, "Training with narrow
- * formats", lists the rounding points). Results depend only on the parameters (no clock, no threads).
+/* tools/train_demo/train_demo.h - the training demo behind `minifloat train-demo`: its API. */
+/* A small MLP trained in FP32, BF16, FP16 (with and without loss scaling), FP8 with delayed scaling
+ * and MXFP8, to show what each format does to training. The model: two spirals (a dataset generated
+ * from the seed), an MLP 2 -> hidden x layers -> 2 with ReLU, softmax cross-entropy averaged over the
+ * batch, Adam on FP32 master weights. Every run of a configuration starts from the same weights and
+ * sees the same batches, so curves differ only by the number format. "Computed in format X": every
+ * tensor the forward and backward passes store is rounded to X with the library (mf_convert,
+ * mf_fp8_delayed_quantize, mf_mx_quantize) and the matrix products are computed in f32 on the rounded
+ * values (docs/overflow.md, "Training with narrow formats", lists the rounding points). Results depend
+ * only on the parameters (no clock, no threads).
  */
 #ifndef DEMO_TRAIN_DEMO_H
 #define DEMO_TRAIN_DEMO_H
