@@ -22,10 +22,9 @@
 /* Messages: "minifloat: analyze: ...", usage errors point to minifloat --help. */
 static const cli_voice voice = {"minifloat: analyze: ", "minifloat"};
 
-#define MAX_FORMATS CLI_PLOT_MAX_FORMATS
 /* --scale auto keeps the scale, and its reciprocal, a normal binary32 (as frameworks store it) */
-#define AUTO_MIN_LOG2 (-126)
-#define AUTO_MAX_LOG2 127
+#define CLI_AUTO_MIN_LOG2 (-126)
+#define CLI_AUTO_MAX_LOG2 127
 
 const char cli_analyze_usage[] =
     "analyze FILE       what each format does to a tensor: overflow, saturation, inf/NaN, underflow,\n"
@@ -61,7 +60,7 @@ typedef struct options {
     int have_dtype;
     mf_format dtype;
     int nformats;
-    mf_format formats[MAX_FORMATS];
+    mf_format formats[CLI_PLOT_MAX_FORMATS];
     int scale_auto;
     double scale; /* when not auto */
     mf_round round;
@@ -117,8 +116,8 @@ static int parse_formats(const char *list, options *o)
             return cli_usage_error(&voice, "--formats: unknown format '%s'", name);
         if (f == MF_FP64)
             return cli_usage_error(&voice, "--formats: f64 is not a target (the data are analysed in binary64)");
-        if (o->nformats == MAX_FORMATS)
-            return cli_usage_error(&voice, "--formats: at most %d formats", MAX_FORMATS);
+        if (o->nformats == CLI_PLOT_MAX_FORMATS)
+            return cli_usage_error(&voice, "--formats: at most %d formats", CLI_PLOT_MAX_FORMATS);
         o->formats[o->nformats++] = f;
         p += n;
         if (*p == '\0')
@@ -625,10 +624,10 @@ static double auto_scale(const mf_analyze_report *base, const mf_format_desc *d)
         k = k_normal;
     if (k > base->scale_up_log2)
         k = base->scale_up_log2;
-    if (k < AUTO_MIN_LOG2)
-        k = AUTO_MIN_LOG2;
-    if (k > AUTO_MAX_LOG2)
-        k = AUTO_MAX_LOG2;
+    if (k < CLI_AUTO_MIN_LOG2)
+        k = CLI_AUTO_MIN_LOG2;
+    if (k > CLI_AUTO_MAX_LOG2)
+        k = CLI_AUTO_MAX_LOG2;
     return ldexp(1.0, k);
 }
 
@@ -843,7 +842,7 @@ static void print_report(const column *cols, int nc, const options *o, const dat
     else
         printf("scale    %s\n", (fmt_scale(buf, sizeof buf, o->scale), buf));
 
-#define ROW(label, expr)                                  \
+#define CLI_ROW(label, expr)                              \
     do {                                                  \
         printf("\n%-*s", lw, label);                      \
         for (i = 0; i < nc; i++) {                        \
@@ -858,21 +857,22 @@ static void print_report(const column *cols, int nc, const options *o, const dat
     printf("\n%-*s", lw, "");
     for (i = 0; i < nc; i++)
         printf("%*s", cw, cols[i].d.name);
-    ROW("scale", fmt_scale(buf, sizeof buf, c->scale));
-    ROW("overflow", fmt_count(buf, sizeof buf, r->overflow, r->n));
-    ROW("  saturated", fmt_count(buf, sizeof buf, r->saturated, r->n));
-    ROW("  to inf/NaN", fmt_count(buf, sizeof buf, r->to_inf + r->to_nan, r->n));
-    ROW("underflow to 0", fmt_count(buf, sizeof buf, r->underflow, r->n));
-    ROW("subnormal", fmt_count(buf, sizeof buf, r->subnormal, r->n));
-    ROW("rel err max", fmt_err(buf, sizeof buf, r->rel_err_max, r->rel_count));
-    ROW("rel err mean", fmt_err(buf, sizeof buf, r->rel_err_mean, r->rel_count));
-    ROW("rel err rms", fmt_err(buf, sizeof buf, r->rel_err_rms, r->rel_count));
-    ROW("safe scales", fmt_safe(buf, sizeof buf, &c->base));
-    ROW("  no overflow", fmt_pow2(buf, sizeof buf, "<= ", c->base.scale_up_log2, &c->base, 0));
-    ROW("  no underflow", fmt_pow2(buf, sizeof buf, ">= ", c->base.scale_down_log2, &c->base, 1));
-    ROW("max finite", snprintf(buf, sizeof buf, "%.6g", c->d.max));
-    ROW("min subnormal", snprintf(buf, sizeof buf, "%.6g", c->d.has_subnormals ? c->d.min_subnormal : c->d.min_normal));
-#undef ROW
+    CLI_ROW("scale", fmt_scale(buf, sizeof buf, c->scale));
+    CLI_ROW("overflow", fmt_count(buf, sizeof buf, r->overflow, r->n));
+    CLI_ROW("  saturated", fmt_count(buf, sizeof buf, r->saturated, r->n));
+    CLI_ROW("  to inf/NaN", fmt_count(buf, sizeof buf, r->to_inf + r->to_nan, r->n));
+    CLI_ROW("underflow to 0", fmt_count(buf, sizeof buf, r->underflow, r->n));
+    CLI_ROW("subnormal", fmt_count(buf, sizeof buf, r->subnormal, r->n));
+    CLI_ROW("rel err max", fmt_err(buf, sizeof buf, r->rel_err_max, r->rel_count));
+    CLI_ROW("rel err mean", fmt_err(buf, sizeof buf, r->rel_err_mean, r->rel_count));
+    CLI_ROW("rel err rms", fmt_err(buf, sizeof buf, r->rel_err_rms, r->rel_count));
+    CLI_ROW("safe scales", fmt_safe(buf, sizeof buf, &c->base));
+    CLI_ROW("  no overflow", fmt_pow2(buf, sizeof buf, "<= ", c->base.scale_up_log2, &c->base, 0));
+    CLI_ROW("  no underflow", fmt_pow2(buf, sizeof buf, ">= ", c->base.scale_down_log2, &c->base, 1));
+    CLI_ROW("max finite", snprintf(buf, sizeof buf, "%.6g", c->d.max));
+    CLI_ROW("min subnormal",
+            snprintf(buf, sizeof buf, "%.6g", c->d.has_subnormals ? c->d.min_subnormal : c->d.min_normal));
+#undef CLI_ROW
     printf("\n\noverflow: |x|*scale beyond the largest finite value; underflow: a nonzero value that became 0;\n"
            "rel err: |y - x| / |x| over the elements whose result is finite and not saturated; safe scales:\n"
            "the powers of two that multiply the data without overflow (<= 2^a) and without underflow (>= 2^b).\n");

@@ -11,8 +11,8 @@
 #include "commands.h"
 
 /* Elements per mf_convert call unless --chunk says otherwise. */
-#define DEFAULT_CHUNK 8192u
-#define MAX_CHUNK (1u << 24)
+#define CLI_DEFAULT_CHUNK 8192u
+#define CLI_MAX_CHUNK (1u << 24)
 
 static uint64_t f64_bits(double x)
 {
@@ -325,7 +325,7 @@ int cli_convert_main(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.opts.round = MF_ROUND_NEAREST_EVEN;
     c.opts.overflow = MF_OVERFLOW_IEEE;
-    c.chunk = DEFAULT_CHUNK;
+    c.chunk = CLI_DEFAULT_CHUNK;
     c.limit = UINT64_MAX;
 
     for (i = 2; i < argc; i++) {
@@ -366,9 +366,9 @@ int cli_convert_main(int argc, char **argv)
             if (r < 0 || !cli_parse_uint(val, UINT64_MAX, &c.limit))
                 return cli_usage_error(&cli_tool, "convert: --count needs an unsigned number");
         } else if ((r = cli_opt_value(argc, argv, &i, "--chunk", NULL, &val)) != 0) {
-            if (r < 0 || !cli_parse_uint(val, MAX_CHUNK, &u))
+            if (r < 0 || !cli_parse_uint(val, CLI_MAX_CHUNK, &u))
                 return cli_usage_error(&cli_tool, "convert: --chunk needs a number from 0 to %lu",
-                                       (unsigned long)MAX_CHUNK);
+                                       (unsigned long)CLI_MAX_CHUNK);
             c.chunk = (size_t)(u + (u & 1)); /* even: e2m1 pairs never straddle two calls */
         } else if (a[0] == '-') {
             return cli_usage_error(&cli_tool, "convert: unknown option '%s'", a);

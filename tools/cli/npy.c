@@ -52,18 +52,18 @@ static void shape_str(const size_t *shape, int ndim, char *buf, size_t size)
     if (size == 0)
         return;
     buf[0] = '\0';
-#define PUT(...)                                                              \
+#define CLI_PUT(...)                                                          \
     do {                                                                      \
         int w_ = snprintf(buf + k, size - k, __VA_ARGS__);                    \
         if (w_ < 0 || (size_t)w_ >= size - k)                                 \
             goto full;                                                        \
         k += (size_t)w_;                                                      \
     } while (0)
-    PUT("(");
+    CLI_PUT("(");
     for (i = 0; i < ndim; i++)
-        PUT("%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
-    PUT(ndim == 1 ? ",)" : ")");
-#undef PUT
+        CLI_PUT("%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
+    CLI_PUT(ndim == 1 ? ",)" : ")");
+#undef CLI_PUT
     return;
 full:
     if (size >= 4)

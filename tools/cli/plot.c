@@ -24,11 +24,11 @@ const char *cli_plot_format_color(const char *name)
     return "#555555";
 }
 
-#define OVERFLOW_COLOR "#d62728"
-#define ZERO_COLOR "#d9d9d9"
-#define BAR_COLOR "#4a5568"
-#define INK "#222222"
-#define GREY "#666666"
+#define CLI_OVERFLOW_COLOR "#d62728"
+#define CLI_ZERO_COLOR "#d9d9d9"
+#define CLI_BAR_COLOR "#4a5568"
+#define CLI_INK "#222222"
+#define CLI_GREY "#666666"
 
 /* 12345 -> "12.3k" */
 static void short_count(char *buf, size_t size, uint64_t c)
@@ -143,14 +143,14 @@ int cli_plot_svg(FILE *f, const cli_plot_input *in)
     H = legend_y + 46;
 
     cli_svg_begin(f, W, H);
-    cli_svg_text(f, left, 28, in->title, 17, "start", 0, INK);
+    cli_svg_text(f, left, 28, in->title, 17, "start", 0, CLI_INK);
     if (in->subtitle)
-        cli_svg_text(f, left, 48, in->subtitle, 12, "start", 0, GREY);
+        cli_svg_text(f, left, 48, in->subtitle, 12, "start", 0, CLI_GREY);
     if (in->zeros || in->nonfinite) {
         short_count(c1, sizeof c1, in->zeros);
         short_count(c2, sizeof c2, in->nonfinite);
         snprintf(buf, sizeof buf, "not shown: %s zeros, %s NaN/inf", c1, c2);
-        cli_svg_text(f, left, 64, buf, 11, "start", 0, GREY);
+        cli_svg_text(f, left, 64, buf, 11, "start", 0, CLI_GREY);
     }
 
     /* histogram frame, decade grid (log-scaled counts) */
@@ -163,9 +163,9 @@ int cli_plot_svg(FILE *f, const cli_plot_input *in)
         static const char *const lab[] = {"1", "10", "100", "1k", "10k", "100k", "1M", "10M", "100M", "1G"};
         cli_svg_line(f, g.x0, y, g.x1, y, "#dddddd", 1, 0);
         if (k < 10)
-            cli_svg_text(f, g.x0 - 6, y + 4, lab[k], 11, "end", 0, GREY);
+            cli_svg_text(f, g.x0 - 6, y + 4, lab[k], 11, "end", 0, CLI_GREY);
     }
-    cli_svg_text(f, 22, top + hist_h / 2, "elements per binade (log scale)", 12, "middle", -90, INK);
+    cli_svg_text(f, 22, top + hist_h / 2, "elements per binade (log scale)", 12, "middle", -90, CLI_INK);
 
     /* subnormal bands, faint, under the bars */
     for (i = 0; i < nf; i++) {
@@ -187,7 +187,7 @@ int cli_plot_svg(FILE *f, const cli_plot_input *in)
             double bw = px(&g, l + 1) - px(&g, l), w = bw - (bw * 0.2 < 2 ? bw * 0.2 : 2);
             if (w < 1.5)
                 w = 1.5;
-            cli_svg_rect(f, px(&g, l) + (bw - w) / 2, y0, w, h, BAR_COLOR, 0.85);
+            cli_svg_rect(f, px(&g, l) + (bw - w) / 2, y0, w, h, CLI_BAR_COLOR, 0.85);
         }
     }
 
@@ -230,18 +230,18 @@ int cli_plot_svg(FILE *f, const cli_plot_input *in)
         }
     }
     if (first < 0)
-        cli_svg_text(f, (g.x0 + g.x1) / 2, top + hist_h / 2, "no finite nonzero elements", 14, "middle", 0, GREY);
+        cli_svg_text(f, (g.x0 + g.x1) / 2, top + hist_h / 2, "no finite nonzero elements", 14, "middle", 0, CLI_GREY);
 
     /* lanes */
     for (i = 0; i < nf; i++) {
         const cli_plot_format *p = &in->formats[i];
         const char *col = cli_plot_format_color(p->name);
         double y = lanes_top + i * (lane_h + lane_gap);
-        lane_seg(f, &g, g.lo, p->zero_log2, y, lane_h, ZERO_COLOR, 1);
+        lane_seg(f, &g, g.lo, p->zero_log2, y, lane_h, CLI_ZERO_COLOR, 1);
         if (p->has_subnormals)
             lane_seg(f, &g, p->zero_log2, p->min_normal_log2, y, lane_h, col, 0.35);
         lane_seg(f, &g, p->min_normal_log2, p->max_log2, y, lane_h, col, 0.9);
-        lane_seg(f, &g, p->max_log2, g.hi, y, lane_h, OVERFLOW_COLOR, 0.8);
+        lane_seg(f, &g, p->max_log2, g.hi, y, lane_h, CLI_OVERFLOW_COLOR, 0.8);
         scale_label(c1, sizeof c1, p->scale_log2);
         snprintf(buf, sizeof buf, "%s%s", p->name, c1);
         cli_svg_text(f, g.x0 - 6, y + lane_h - 5, buf, 12, "end", 0, col);
@@ -249,13 +249,14 @@ int cli_plot_svg(FILE *f, const cli_plot_input *in)
         short_count(c2, sizeof c2, p->underflow);
         short_count(c3, sizeof c3, p->subnormal);
         snprintf(buf, sizeof buf, "ovf %s \xc2\xb7 \xe2\x86\x92" "0 %s \xc2\xb7 sub %s", c1, c2, c3);
-        cli_svg_text(f, g.x1 + 10, y + lane_h - 5, buf, 11.5, "start", 0, p->overflow || p->underflow ? INK : GREY);
+        cli_svg_text(f, g.x1 + 10, y + lane_h - 5, buf, 11.5, "start", 0,
+                     p->overflow || p->underflow ? CLI_INK : CLI_GREY);
     }
     cli_svg_text(f, g.x1 + 10, lanes_top - 4, "elements: overflow \xc2\xb7 to 0 \xc2\xb7 subnormal", 10, "start", 0,
-                 GREY);
+                 CLI_GREY);
 
     /* x axis */
-    cli_svg_line(f, g.x0, axis_y, g.x1, axis_y, INK, 1, 0);
+    cli_svg_line(f, g.x0, axis_y, g.x1, axis_y, CLI_INK, 1, 0);
     span = g.hi - g.lo;
     step = span <= 24 ? 2 : span <= 60 ? 5 : span <= 150 ? 10 : 20;
     for (k = (int)ceil(g.lo); k <= (int)floor(g.hi); k++) {
@@ -263,41 +264,42 @@ int cli_plot_svg(FILE *f, const cli_plot_input *in)
         int major = k % step == 0;
         if (!major && step >= 10 && k % (step / 5) != 0)
             continue; /* minor ticks every binade only where they do not make a comb */
-        cli_svg_line(f, x, axis_y, x, axis_y + (major ? 6 : 3), INK, 1, 0);
+        cli_svg_line(f, x, axis_y, x, axis_y + (major ? 6 : 3), CLI_INK, 1, 0);
         if (major) {
             snprintf(buf, sizeof buf, "%d", k);
-            cli_svg_text(f, x, axis_y + 19, buf, 11, "middle", 0, INK);
+            cli_svg_text(f, x, axis_y + 19, buf, 11, "middle", 0, CLI_INK);
             cli_svg_line(f, x, top, x, top + hist_h, "#e6e6e6", 0.8, 0);
         }
     }
     cli_svg_text(f, (g.x0 + g.x1) / 2, axis_y + 38,
                  "log2 |x|   (x before scaling; a format used with scale s shows its range divided by s)", 12, "middle",
-                 0, INK);
+                 0, CLI_INK);
 
     /* legend */
     {
         double x = left, y = legend_y;
         swatch(f, x, y - 10, in, 0.9);
-        cli_svg_text(f, x + 28, y, "normal range (format's colour)", 11, "start", 0, INK);
+        cli_svg_text(f, x + 28, y, "normal range (format's colour)", 11, "start", 0, CLI_INK);
         x += 200;
         swatch(f, x, y - 10, in, 0.35);
-        cli_svg_text(f, x + 28, y, "subnormal band", 11, "start", 0, INK);
+        cli_svg_text(f, x + 28, y, "subnormal band", 11, "start", 0, CLI_INK);
         x += 128;
-        cli_svg_rect(f, x, y - 10, 22, 12, ZERO_COLOR, 1);
-        cli_svg_text(f, x + 28, y, "rounds to zero (underflow)", 11, "start", 0, INK);
+        cli_svg_rect(f, x, y - 10, 22, 12, CLI_ZERO_COLOR, 1);
+        cli_svg_text(f, x + 28, y, "rounds to zero (underflow)", 11, "start", 0, CLI_INK);
         x += 180;
-        cli_svg_rect(f, x, y - 10, 22, 12, OVERFLOW_COLOR, 0.8);
-        cli_svg_text(f, x + 28, y, "overflows (inf, NaN or saturation)", 11, "start", 0, INK);
+        cli_svg_rect(f, x, y - 10, 22, 12, CLI_OVERFLOW_COLOR, 0.8);
+        cli_svg_text(f, x + 28, y, "overflows (inf, NaN or saturation)", 11, "start", 0, CLI_INK);
         y += 22;
         x = left;
-        cli_svg_line(f, x, y - 4, x + 22, y - 4, INK, 1.8, 0);
-        cli_svg_text(f, x + 28, y, "largest finite value: overflow to the right", 11, "start", 0, INK);
+        cli_svg_line(f, x, y - 4, x + 22, y - 4, CLI_INK, 1.8, 0);
+        cli_svg_text(f, x + 28, y, "largest finite value: overflow to the right", 11, "start", 0, CLI_INK);
         x += 290;
-        cli_svg_line(f, x, y - 4, x + 22, y - 4, INK, 1.5, 4);
-        cli_svg_text(f, x + 28, y, "half the smallest subnormal: values to the left round to 0", 11, "start", 0, INK);
+        cli_svg_line(f, x, y - 4, x + 22, y - 4, CLI_INK, 1.5, 4);
+        cli_svg_text(f, x + 28, y, "half the smallest subnormal: values to the left round to 0", 11, "start", 0,
+                     CLI_INK);
         x += 370;
-        cli_svg_rect(f, x, y - 10, 22, 12, BAR_COLOR, 0.85);
-        cli_svg_text(f, x + 28, y, "data", 11, "start", 0, INK);
+        cli_svg_rect(f, x, y - 10, 22, 12, CLI_BAR_COLOR, 0.85);
+        cli_svg_text(f, x + 28, y, "data", 11, "start", 0, CLI_INK);
     }
     cli_svg_end(f);
     return ferror(f) ? -1 : 0;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_CLASSES 2
-#define N_INPUT 2
+#define DEMO_N_CLASSES 2
+#define DEMO_N_INPUT 2
 
 /* ---- random numbers: the library's Philox, one key per purpose --------------------------------- */
 
@@ -98,8 +98,8 @@ int demo_trainer_init(demo_trainer *t, const demo_params *p, demo_config cfg)
     for (l = 0; l < t->nl; l++) {
         demo_layer *y = &t->L[l];
         size_t nw;
-        y->in = l == 0 ? N_INPUT : p->hidden;
-        y->out = l == t->nl - 1 ? N_CLASSES : p->hidden;
+        y->in = l == 0 ? DEMO_N_INPUT : p->hidden;
+        y->out = l == t->nl - 1 ? DEMO_N_CLASSES : p->hidden;
         nw = (size_t)y->in * (size_t)y->out;
         y->w = xcalloc(nw, sizeof(float), &fail);
         y->mw = xcalloc(nw, sizeof(float), &fail);
@@ -117,12 +117,12 @@ int demo_trainer_init(demo_trainer *t, const demo_params *p, demo_config cfg)
         y->dz = xcalloc(B * (size_t)y->out, sizeof(float), &fail);
     }
     maxn = B * H > H * H ? B * H : H * H;
-    t->xtrain = xcalloc((size_t)p->n_train * N_INPUT, sizeof(float), &fail);
+    t->xtrain = xcalloc((size_t)p->n_train * DEMO_N_INPUT, sizeof(float), &fail);
     t->ytrain = xcalloc((size_t)p->n_train, sizeof(int), &fail);
-    t->xtest = xcalloc((size_t)p->n_test * N_INPUT, sizeof(float), &fail);
+    t->xtest = xcalloc((size_t)p->n_test * DEMO_N_INPUT, sizeof(float), &fail);
     t->ytest = xcalloc((size_t)p->n_test, sizeof(int), &fail);
     t->perm = xcalloc((size_t)p->n_train, sizeof(int), &fail);
-    t->xb = xcalloc(B * N_INPUT, sizeof(float), &fail);
+    t->xb = xcalloc(B * DEMO_N_INPUT, sizeof(float), &fail);
     t->yb = xcalloc(B, sizeof(int), &fail);
     t->dx = xcalloc(B * H, sizeof(float), &fail);
     t->tmp = xcalloc(maxn, sizeof(float), &fail);
@@ -307,7 +307,7 @@ int demo_eval_correct(demo_trainer *t, const float *x, const int *y, int n)
     int correct = 0, start, l;
     for (start = 0; start < n; start += t->p.batch) {
         int m = n - start < t->p.batch ? n - start : t->p.batch, i;
-        const float *in = x + (size_t)start * N_INPUT;
+        const float *in = x + (size_t)start * DEMO_N_INPUT;
         float *out = t->eval_a;
         for (l = 0; l < t->nl; l++) {
             demo_layer *ly = &t->L[l];
@@ -378,7 +378,7 @@ double demo_forward_backward(demo_trainer *t)
         demo_layer *y = &t->L[l];
         size_t nw = (size_t)y->in * (size_t)y->out, k;
         if (l == 0)
-            memcpy(y->xq, t->xb, (size_t)B * N_INPUT * sizeof(float));
+            memcpy(y->xq, t->xb, (size_t)B * DEMO_N_INPUT * sizeof(float));
         else
             for (k = 0; k < (size_t)B * y->in; k++)
                 y->xq[k] = t->L[l - 1].z[k] > 0 ? t->L[l - 1].z[k] : 0.0f;
@@ -407,7 +407,7 @@ double demo_forward_backward(demo_trainer *t)
             y->dz[2 * i + 1] = (p1 - (c == 1)) * gscale;
         }
         loss /= B;
-        quant(t, T_GRAD, y->dz, (size_t)B, N_CLASSES, y->st_dz);
+        quant(t, T_GRAD, y->dz, (size_t)B, DEMO_N_CLASSES, y->st_dz);
     }
 
     /* backward */
