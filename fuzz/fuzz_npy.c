@@ -1,9 +1,9 @@
-/* fuzz/fuzz_npy.c - the tool's .npy reader (tools/npy.c) on arbitrary bytes.
+/* fuzz/fuzz_npy.c - the tool's .npy reader (tools/cli/npy.c) on arbitrary bytes.
  *
  * The input is the file. It is parsed twice: without a hint and with the e4m3 hint for '<V1'
  * files. Properties: never a crash, a leak or a read outside the input (the sanitizers); on error
  * the output is untouched and the message is one nonempty line that fits its buffer, and the code
- * is one of NPY_E_*; on success the result is consistent with the input: a known element size,
+ * is one of CLI_NPY_E_*; on success the result is consistent with the input: a known element size,
  * the shape's product as the count, the data exactly filling the rest of the input and equal to
  * it (little-endian host), a descr that names the format, and the same result whichever hint was
  * given to a file that names its own type.
@@ -35,9 +35,9 @@ static int host_little(void)
     return b == 1;
 }
 
-static void check_one(const uint8_t *data, size_t size, mf_format hint, npy_array *out, int *rc_out)
+static void check_one(const uint8_t *data, size_t size, mf_format hint, cli_npy_array *out, int *rc_out)
 {
-    npy_array a, poison;
+    cli_npy_array a, poison;
     char err[256];
     size_t k, count = 1, len;
     int rc, i, any_zero = 0;
@@ -45,10 +45,10 @@ static void check_one(const uint8_t *data, size_t size, mf_format hint, npy_arra
     memset(&a, 0x5A, sizeof a);
     memcpy(&poison, &a, sizeof a);
     memset(err, 0x7F, sizeof err);
-    rc = npy_parse(data, size, hint, &a, err, sizeof err);
+    rc = cli_npy_parse(data, size, hint, &a, err, sizeof err);
     *rc_out = rc;
-    if (rc != NPY_OK) {
-        if (rc < NPY_E_NOMEM || rc > NPY_E_IO)
+    if (rc != CLI_NPY_OK) {
+        if (rc < CLI_NPY_E_NOMEM || rc > CLI_NPY_E_IO)
             fail("unknown error code", "");
         if (memcmp(&a, &poison, sizeof a) != 0)
             fail("output written on error", err);
@@ -62,7 +62,7 @@ static void check_one(const uint8_t *data, size_t size, mf_format hint, npy_arra
     }
     if (a.elem_size != 1 && a.elem_size != 2 && a.elem_size != 4 && a.elem_size != 8)
         fail("element size", a.descr);
-    if (a.ndim < 0 || a.ndim > NPY_MAX_DIMS)
+    if (a.ndim < 0 || a.ndim > CLI_NPY_MAX_DIMS)
         fail("ndim", a.descr);
     /* numpy's rule: the nonzero dimensions' product times the element size fits a ptrdiff_t */
     for (i = 0; i < a.ndim; i++) {
@@ -109,7 +109,7 @@ static void check_one(const uint8_t *data, size_t size, mf_format hint, npy_arra
     }
     {
         char sh[64];
-        npy_shape_str(&a, sh, sizeof sh);
+        cli_npy_shape_str(&a, sh, sizeof sh);
         if (sh[0] != '(' || strlen(sh) >= sizeof sh)
             fail("shape string", sh);
     }
@@ -118,18 +118,18 @@ static void check_one(const uint8_t *data, size_t size, mf_format hint, npy_arra
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    npy_array a, b;
+    cli_npy_array a, b;
     int ra, rb;
-    check_one(data, size, NPY_NO_HINT, &a, &ra);
+    check_one(data, size, CLI_NPY_NO_HINT, &a, &ra);
     check_one(data, size, MF_FP8_E4M3, &b, &rb);
     /* the hint only decides '<V1' / '|u1' files */
-    if (ra == NPY_OK) {
-        if (rb != NPY_OK || a.format != b.format || a.count != b.count || a.data_offset != b.data_offset)
+    if (ra == CLI_NPY_OK) {
+        if (rb != CLI_NPY_OK || a.format != b.format || a.count != b.count || a.data_offset != b.data_offset)
             fail("a hint changed the result of a file that names its type", a.descr);
-    } else if (ra != NPY_E_AMBIGUOUS && rb != ra) {
+    } else if (ra != CLI_NPY_E_AMBIGUOUS && rb != ra) {
         fail("a hint changed the error of a file", "");
     }
-    npy_free(&a);
-    npy_free(&b);
+    cli_npy_free(&a);
+    cli_npy_free(&b);
     return 0;
 }

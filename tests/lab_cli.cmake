@@ -1,4 +1,4 @@
-# The overflow lab's tool parts (issue 5): the .npy reader's unit tests (tools/npy.c, linked from
+# The overflow lab's tool parts: the .npy reader's unit tests (tools/cli/npy.c, linked from
 # mf_tools) and the `minifloat analyze` scripts in tests/cli/ (npy_lib.sh is their helper, not a test).
 if(TARGET mf_tools)
   mf_add_test(test_npy SOURCES test_npy.c LIBS mf_tools LABELS unit TIMEOUT 60)
@@ -12,7 +12,7 @@ if(TARGET minifloat_cli)
     set_tests_properties(cli_${t} PROPERTIES LABELS cli TIMEOUT 120 SKIP_RETURN_CODE 77)
   endforeach()
 endif()
-# The training demo: its library part (tools/train_demo.c) and the `minifloat train-demo` command.
+# The training demo: its library part (tools/train_demo/) and the `minifloat train-demo` command.
 if(TARGET mf_tools)
   mf_add_test(test_train_demo SOURCES test_train_demo.c LIBS mf_tools LABELS unit TIMEOUT 600)
 endif()

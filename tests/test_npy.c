@@ -1,4 +1,4 @@
-/* tests/test_npy.c - the .npy reader of the tool (tools/npy.c).
+/* tests/test_npy.c - the .npy reader of the tool (tools/cli/npy.c).
  *
  * Good files are written here byte by byte from the format's specification (NEP 1 and
  * numpy/lib/format.py: "\x93NUMPY", major, minor, a little-endian header length of 2 bytes in
@@ -7,7 +7,7 @@
  * 2.4 / ml_dtypes 0.6 write for bfloat16 ('<V2'), float8_e4m3fn ('<V1') and float8_e5m2 ('<f1').
  * Element values are written as their IEEE bit patterns, little-endian. Each kind of bad file must
  * give its own error code and a message, leave the output untouched, and never crash; every proper
- * prefix of a good file must be refused. npy_read_file must agree with npy_parse.
+ * prefix of a good file must be refused. cli_npy_read_file must agree with cli_npy_parse.
  */
 #include <math.h>
 #include <stdint.h>
@@ -72,9 +72,9 @@ static void make_raw_header(file *f, const char *hdr, size_t hlen, const void *d
     put(f, data, ndata);
 }
 
-static int parse(const file *f, mf_format hint, npy_array *a, char *err, size_t esize)
+static int parse(const file *f, mf_format hint, cli_npy_array *a, char *err, size_t esize)
 {
-    return npy_parse(f->b, f->n, hint, a, err, esize);
+    return cli_npy_parse(f->b, f->n, hint, a, err, esize);
 }
 
 /* ---- good files ------------------------------------------------------------------------------- */
@@ -94,20 +94,20 @@ typedef struct good_case {
 } good_case;
 
 static const good_case goods[] = {
-    {"float64 '<f8'", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", NPY_NO_HINT,
+    {"float64 '<f8'", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", CLI_NPY_NO_HINT,
      {0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0x04, 0xc0}, 16, /* 1.0, -2.5 */
      MF_FP64, 8, 2, 1, {2}, 1.0},
-    {"float32 '<f4' 2-D", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3), }", NPY_NO_HINT,
+    {"float32 '<f4' 2-D", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3), }", CLI_NPY_NO_HINT,
      {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x00, 0x3f}, 12, MF_FP32, 4, 3, 2, {1, 3}, 1.0},
-    {"float16 '<f2'", 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT,
+    {"float16 '<f2'", 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT,
      {0xff, 0x7b, 0x00, 0x3c, 0x01, 0x00}, 6, /* 65504, 1, 2^-24 */
      MF_FP16, 2, 3, 1, {3}, 65504.0},
     {"ml_dtypes bfloat16 '<V2' (numpy 2.4's header)", 1, "{'descr': '<V2', 'fortran_order': False, 'shape': (3,), }",
-     NPY_NO_HINT, {0x80, 0x3f, 0x00, 0x40, 0x40, 0xc0}, 6, /* 1, 2, -3 */
+     CLI_NPY_NO_HINT, {0x80, 0x3f, 0x00, 0x40, 0x40, 0xc0}, 6, /* 1, 2, -3 */
      MF_BF16, 2, 3, 1, {3}, 1.0},
-    {"bfloat16 as '|V2'", 1, "{'descr': '|V2', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT,
+    {"bfloat16 as '|V2'", 1, "{'descr': '|V2', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT,
      {0x80, 0xbf}, 2, MF_BF16, 2, 1, 1, {1}, -1.0},
-    {"ml_dtypes float8_e5m2 '<f1'", 1, "{'descr': '<f1', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT,
+    {"ml_dtypes float8_e5m2 '<f1'", 1, "{'descr': '<f1', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT,
      {0x3c, 0x40, 0xc2}, 3, /* 1, 2, -3 */
      MF_FP8_E5M2, 1, 3, 1, {3}, 1.0},
     {"ml_dtypes float8_e4m3fn '<V1' + hint", 1, "{'descr': '<V1', 'fortran_order': False, 'shape': (3,), }",
@@ -121,29 +121,29 @@ static const good_case goods[] = {
     {"a hint does not override a named type", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }",
      MF_FP8_E4M3, {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x00, 0x3f}, 12, MF_FP32, 4, 3, 1,
      {3}, 1.0},
-    {"scalar, shape ()", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", NPY_NO_HINT,
+    {"scalar, shape ()", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", CLI_NPY_NO_HINT,
      {0x00, 0x00, 0x00, 0x3f}, 4, MF_FP32, 4, 1, 0, {0}, 0.5},
-    {"empty, shape (0,)", 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (0,), }", NPY_NO_HINT, {0}, 0,
+    {"empty, shape (0,)", 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (0,), }", CLI_NPY_NO_HINT, {0}, 0,
      MF_FP16, 2, 0, 1, {0}, 0},
     {"empty with a large other dimension", 1,
-     "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 1000000000000), }", NPY_NO_HINT, {0}, 0, MF_FP64, 8, 0,
+     "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 1000000000000), }", CLI_NPY_NO_HINT, {0}, 0, MF_FP64, 8, 0,
      2, {0, 1000000000000ull}, 0},
-    {"version 2.0", 2, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT,
+    {"version 2.0", 2, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT,
      {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x00, 0x3f}, 12, MF_FP32, 4, 3, 1, {3}, 1.0},
-    {"version 3.0", 3, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT,
+    {"version 3.0", 3, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT,
      {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x00, 0x3f}, 12, MF_FP32, 4, 3, 1, {3}, 1.0},
     {"keys in another order, double quotes, no trailing comma", 1,
-     "{\"shape\": (3,), \"fortran_order\": False, \"descr\": \"<f4\"}", NPY_NO_HINT,
+     "{\"shape\": (3,), \"fortran_order\": False, \"descr\": \"<f4\"}", CLI_NPY_NO_HINT,
      {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x00, 0x3f}, 12, MF_FP32, 4, 3, 1, {3}, 1.0},
     {"Python 2 longs, '=' order, spaces", 1, "{ 'descr' : '=f4' , 'fortran_order' : False , 'shape' : ( 1L , 3L , ) }",
-     NPY_NO_HINT, {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x00, 0x3f}, 12, MF_FP32, 4, 3, 2,
+     CLI_NPY_NO_HINT, {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x00, 0x3f}, 12, MF_FP32, 4, 3, 2,
      {1, 3}, 1.0},
-    {"3-D", 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (2, 1, 2), }", NPY_NO_HINT,
+    {"3-D", 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (2, 1, 2), }", CLI_NPY_NO_HINT,
      {0x00, 0xc0, 0x00, 0x3c, 0x00, 0x7c, 0x00, 0x00}, 8, /* -2, 1, inf, 0 */
      MF_FP16, 2, 4, 3, {2, 1, 2}, -2.0},
 };
 
-static double first_value(const npy_array *a)
+static double first_value(const cli_npy_array *a)
 {
     double d;
     float f;
@@ -173,13 +173,13 @@ START_TEST(test_good_files)
     for (i = 0; i < sizeof goods / sizeof goods[0]; i++) {
         const good_case *g = &goods[i];
         file f;
-        npy_array a;
+        cli_npy_array a;
         char err[256] = "";
         int rc;
         make(&f, g->major, 0, g->dict, g->data, g->ndata);
         MF_EXPECT(f.n % 64 == g->ndata, "%s: padding", g->what);
         rc = parse(&f, g->hint, &a, err, sizeof err);
-        MF_EXPECT(rc == NPY_OK, "%s: rc %d (%s)", g->what, rc, err);
+        MF_EXPECT(rc == CLI_NPY_OK, "%s: rc %d (%s)", g->what, rc, err);
         MF_EXPECT(a.format == g->want_fmt, "%s: format %d", g->what, (int)a.format);
         MF_EXPECT(a.elem_size == g->want_elem, "%s: elem_size %zu", g->what, a.elem_size);
         MF_EXPECT(a.count == g->want_count, "%s: count %zu", g->what, a.count);
@@ -196,8 +196,8 @@ START_TEST(test_good_files)
         } else {
             MF_EXPECT(a.data == NULL, "%s: empty data", g->what);
         }
-        npy_free(&a);
-        npy_free(&a); /* twice is safe */
+        cli_npy_free(&a);
+        cli_npy_free(&a); /* twice is safe */
         checked++;
     }
     ck_assert_int_eq(checked, 18);
@@ -209,23 +209,23 @@ START_TEST(test_good_values)
 {
     static const double want_bf16[3] = {1, 2, -3}, want_f16[3] = {65504, 1, 0x1p-24};
     file f;
-    npy_array a;
+    cli_npy_array a;
     uint16_t h;
     int i, n = 0;
     make(&f, 1, 0, goods[3].dict, goods[3].data, goods[3].ndata);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, NULL, 0), NPY_OK);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, NULL, 0), CLI_NPY_OK);
     for (i = 0; i < 3; i++, n++) {
         memcpy(&h, (unsigned char *)a.data + 2 * i, 2);
         MF_EXPECT(mf_to_f64(MF_BF16, h) == want_bf16[i], "bf16 element %d", i);
     }
-    npy_free(&a);
+    cli_npy_free(&a);
     make(&f, 1, 0, goods[2].dict, goods[2].data, goods[2].ndata);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, NULL, 0), NPY_OK);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, NULL, 0), CLI_NPY_OK);
     for (i = 0; i < 3; i++, n++) {
         memcpy(&h, (unsigned char *)a.data + 2 * i, 2);
         MF_EXPECT(mf_to_f64(MF_FP16, h) == want_f16[i], "f16 element %d", i);
     }
-    npy_free(&a);
+    cli_npy_free(&a);
     ck_assert_int_eq(n, 6);
 }
 END_TEST
@@ -242,83 +242,87 @@ typedef struct bad_case {
 } bad_case;
 
 static const bad_case bads[] = {
-    {"big-endian float32", "{'descr': '>f4', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT, 12,
-     NPY_E_ENDIAN, "big-endian"},
-    {"big-endian float64", "{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 8, NPY_E_ENDIAN,
-     "big-endian"},
-    {"big-endian bfloat16", "{'descr': '>V2', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 2,
-     NPY_E_ENDIAN, "big-endian"},
-    {"Fortran order", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", NPY_NO_HINT, 24, NPY_E_FORTRAN,
-     "Fortran"},
-    {"int32", "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT, 12, NPY_E_DTYPE, "'<i4'"},
-    {"complex64", "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 8, NPY_E_DTYPE, "'<c8'"},
-    {"float128", "{'descr': '<f16', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 16, NPY_E_DTYPE,
+    {"big-endian float32", "{'descr': '>f4', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT, 12,
+     CLI_NPY_E_ENDIAN, "big-endian"},
+    {"big-endian float64", "{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 8,
+     CLI_NPY_E_ENDIAN, "big-endian"},
+    {"big-endian bfloat16", "{'descr': '>V2', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 2,
+     CLI_NPY_E_ENDIAN, "big-endian"},
+    {"Fortran order", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", CLI_NPY_NO_HINT, 24,
+     CLI_NPY_E_FORTRAN, "Fortran"},
+    {"int32", "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT, 12, CLI_NPY_E_DTYPE,
+     "'<i4'"},
+    {"complex64", "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 8, CLI_NPY_E_DTYPE,
+     "'<c8'"},
+    {"float128", "{'descr': '<f16', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 16, CLI_NPY_E_DTYPE,
      "'<f16'"},
-    {"object", "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 8, NPY_E_DTYPE, "'|O'"},
-    {"structured", "{'descr': [('a', '<f4'), ('b', '<f4')], 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT,
-     8, NPY_E_DTYPE, "structured"},
+    {"object", "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 8, CLI_NPY_E_DTYPE, "'|O'"},
+    {"structured", "{'descr': [('a', '<f4'), ('b', '<f4')], 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT,
+     8, CLI_NPY_E_DTYPE, "structured"},
     {"a long descr", "{'descr': '<f4aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'fortran_order': False, 'shape': (1,), }",
-     NPY_NO_HINT, 4, NPY_E_DTYPE, "unsupported dtype"},
-    {"'<V1' without a hint", "{'descr': '<V1', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT, 3,
-     NPY_E_AMBIGUOUS, "ambiguous"},
+     CLI_NPY_NO_HINT, 4, CLI_NPY_E_DTYPE, "unsupported dtype"},
+    {"'<V1' without a hint", "{'descr': '<V1', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT, 3,
+     CLI_NPY_E_AMBIGUOUS, "ambiguous"},
     {"'<V1' with a 16-bit hint", "{'descr': '<V1', 'fortran_order': False, 'shape': (3,), }", MF_FP16, 3,
-     NPY_E_AMBIGUOUS, "ambiguous"},
-    {"'|u1' without a hint", "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT, 3,
-     NPY_E_AMBIGUOUS, "e4m3"},
-    {"2^63", "{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775808,), }", NPY_NO_HINT, 0,
-     NPY_E_SHAPE, "2^63"},
-    {"bytes overflow", "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904,), }", NPY_NO_HINT, 0,
-     NPY_E_SHAPE, "do not fit"},
+     CLI_NPY_E_AMBIGUOUS, "ambiguous"},
+    {"'|u1' without a hint", "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT, 3,
+     CLI_NPY_E_AMBIGUOUS, "e4m3"},
+    {"2^63", "{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775808,), }", CLI_NPY_NO_HINT, 0,
+     CLI_NPY_E_SHAPE, "2^63"},
+    {"bytes overflow", "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904,), }", CLI_NPY_NO_HINT,
+     0, CLI_NPY_E_SHAPE, "do not fit"},
     {"product overflow", "{'descr': '<f2', 'fortran_order': False, 'shape': (4294967296, 4294967296), }",
-     NPY_NO_HINT, 0, NPY_E_SHAPE, "do not fit"},
+     CLI_NPY_NO_HINT, 0, CLI_NPY_E_SHAPE, "do not fit"},
     {"empty, but the other dimensions overflow (numpy refuses it too)",
-     "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 9223372036854775807), }", NPY_NO_HINT, 0, NPY_E_SHAPE,
-     "do not fit"},
+     "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 9223372036854775807), }", CLI_NPY_NO_HINT, 0,
+     CLI_NPY_E_SHAPE, "do not fit"},
     {"bytes overflow a signed size", "{'descr': '<f4', 'fortran_order': False, 'shape': (2305843009213693952,), }",
-     NPY_NO_HINT, 0, NPY_E_SHAPE, "do not fit"},
+     CLI_NPY_NO_HINT, 0, CLI_NPY_E_SHAPE, "do not fit"},
     {"huge but representable", "{'descr': '<f8', 'fortran_order': False, 'shape': (1000000, 1000000), }",
-     NPY_NO_HINT, 8, NPY_E_TRUNCATED, "8000000000000"},
-    {"negative dimension", "{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", NPY_NO_HINT, 0, NPY_E_SHAPE,
-     "negative"},
+     CLI_NPY_NO_HINT, 8, CLI_NPY_E_TRUNCATED, "8000000000000"},
+    {"negative dimension", "{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", CLI_NPY_NO_HINT, 0,
+     CLI_NPY_E_SHAPE, "negative"},
     {"65 dimensions",
      "{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
      "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1), }",
-     NPY_NO_HINT, 4, NPY_E_SHAPE, "64"},
-    {"shape (3) is an int", "{'descr': '<f4', 'fortran_order': False, 'shape': (3), }", NPY_NO_HINT, 12,
-     NPY_E_HEADER, "(n,)"},
-    {"shape as a list", "{'descr': '<f4', 'fortran_order': False, 'shape': [3], }", NPY_NO_HINT, 12, NPY_E_HEADER,
-     "list"},
-    {"a float dimension", "{'descr': '<f4', 'fortran_order': False, 'shape': (3.0,), }", NPY_NO_HINT, 12,
-     NPY_E_HEADER, "shape"},
-    {"missing shape", "{'descr': '<f4', 'fortran_order': False, }", NPY_NO_HINT, 4, NPY_E_HEADER, "'shape' is missing"},
-    {"missing descr", "{'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 4, NPY_E_HEADER, "'descr' is missing"},
-    {"extra key", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", NPY_NO_HINT, 4, NPY_E_HEADER,
-     "unexpected key 'x'"},
-    {"duplicate key", "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 4,
-     NPY_E_HEADER, "twice"},
-    {"fortran_order not a bool", "{'descr': '<f4', 'fortran_order': 0, 'shape': (1,), }", NPY_NO_HINT, 4,
-     NPY_E_HEADER, "True or False"},
-    {"Falsehood", "{'descr': '<f4', 'fortran_order': Falsehood, 'shape': (1,), }", NPY_NO_HINT, 4, NPY_E_HEADER,
+     CLI_NPY_NO_HINT, 4, CLI_NPY_E_SHAPE, "64"},
+    {"shape (3) is an int", "{'descr': '<f4', 'fortran_order': False, 'shape': (3), }", CLI_NPY_NO_HINT, 12,
+     CLI_NPY_E_HEADER, "(n,)"},
+    {"shape as a list", "{'descr': '<f4', 'fortran_order': False, 'shape': [3], }", CLI_NPY_NO_HINT, 12,
+     CLI_NPY_E_HEADER, "list"},
+    {"a float dimension", "{'descr': '<f4', 'fortran_order': False, 'shape': (3.0,), }", CLI_NPY_NO_HINT, 12,
+     CLI_NPY_E_HEADER, "shape"},
+    {"missing shape", "{'descr': '<f4', 'fortran_order': False, }", CLI_NPY_NO_HINT, 4, CLI_NPY_E_HEADER,
+     "'shape' is missing"},
+    {"missing descr", "{'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 4, CLI_NPY_E_HEADER,
+     "'descr' is missing"},
+    {"extra key", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", CLI_NPY_NO_HINT, 4,
+     CLI_NPY_E_HEADER, "unexpected key 'x'"},
+    {"duplicate key", "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 4,
+     CLI_NPY_E_HEADER, "twice"},
+    {"fortran_order not a bool", "{'descr': '<f4', 'fortran_order': 0, 'shape': (1,), }", CLI_NPY_NO_HINT, 4,
+     CLI_NPY_E_HEADER, "True or False"},
+    {"Falsehood", "{'descr': '<f4', 'fortran_order': Falsehood, 'shape': (1,), }", CLI_NPY_NO_HINT, 4, CLI_NPY_E_HEADER,
      "True or False"},
-    {"not a dict", "['descr', '<f4']", NPY_NO_HINT, 4, NPY_E_HEADER, "'{'"},
-    {"unterminated string", "{'descr: '<f4', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 4, NPY_E_HEADER,
-     "bad header"},
-    {"no closing brace", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), ", NPY_NO_HINT, 4, NPY_E_HEADER,
-     "header ends"},
-    {"text after the dict", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} x", NPY_NO_HINT, 4,
-     NPY_E_HEADER, "after the dict"},
-    {"a backslash in a string", "{'descr': '<f\\4', 'fortran_order': False, 'shape': (1,), }", NPY_NO_HINT, 4,
-     NPY_E_HEADER, "bad header"},
+    {"not a dict", "['descr', '<f4']", CLI_NPY_NO_HINT, 4, CLI_NPY_E_HEADER, "'{'"},
+    {"unterminated string", "{'descr: '<f4', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 4,
+     CLI_NPY_E_HEADER, "bad header"},
+    {"no closing brace", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), ", CLI_NPY_NO_HINT, 4,
+     CLI_NPY_E_HEADER, "header ends"},
+    {"text after the dict", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} x", CLI_NPY_NO_HINT, 4,
+     CLI_NPY_E_HEADER, "after the dict"},
+    {"a backslash in a string", "{'descr': '<f\\4', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, 4,
+     CLI_NPY_E_HEADER, "bad header"},
     {"non-ASCII byte in a version 1 header", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), '\xc3\xa9': 1}",
-     NPY_NO_HINT, 4, NPY_E_HEADER, "0xc3"},
-    {"data one byte short", "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT, 11,
-     NPY_E_TRUNCATED, "promises 12 data bytes"},
-    {"no data", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", NPY_NO_HINT, 0, NPY_E_TRUNCATED,
+     CLI_NPY_NO_HINT, 4, CLI_NPY_E_HEADER, "0xc3"},
+    {"data one byte short", "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT, 11,
+     CLI_NPY_E_TRUNCATED, "promises 12 data bytes"},
+    {"no data", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", CLI_NPY_NO_HINT, 0, CLI_NPY_E_TRUNCATED,
      "the file has 0"},
-    {"one byte too many", "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", NPY_NO_HINT, 13,
-     NPY_E_TRAILING, "1 unexpected bytes"},
-    {"data for an empty shape (0,)", "{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }", NPY_NO_HINT, 4,
-     NPY_E_TRAILING, "after the data"},
+    {"one byte too many", "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", CLI_NPY_NO_HINT, 13,
+     CLI_NPY_E_TRAILING, "1 unexpected bytes"},
+    {"data for an empty shape (0,)", "{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }", CLI_NPY_NO_HINT, 4,
+     CLI_NPY_E_TRAILING, "after the data"},
 };
 #define N_BADS (sizeof bads / sizeof bads[0])
 
@@ -328,11 +332,11 @@ static void build_bad(file *f, const bad_case *c)
     make(f, 1, 0, c->dict, zeros, c->ndata);
 }
 
-/* An npy_array full of a pattern, to see that errors leave it alone. */
-static void poison(npy_array *a) { memset(a, 0x5A, sizeof *a); }
-static int untouched(const npy_array *a)
+/* An cli_npy_array full of a pattern, to see that errors leave it alone. */
+static void poison(cli_npy_array *a) { memset(a, 0x5A, sizeof *a); }
+static int untouched(const cli_npy_array *a)
 {
-    npy_array p;
+    cli_npy_array p;
     poison(&p);
     return memcmp(a, &p, sizeof p) == 0;
 }
@@ -344,7 +348,7 @@ START_TEST(test_bad_headers)
     for (i = 0; i < N_BADS; i++) {
         const bad_case *c = &bads[i];
         file f;
-        npy_array a;
+        cli_npy_array a;
         char err[300];
         int rc;
         build_bad(&f, c);
@@ -367,82 +371,82 @@ START_TEST(test_bad_preambles)
     static const unsigned char f4[4] = {0, 0, 0x80, 0x3f};
     const char *dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }";
     file f;
-    npy_array a;
+    cli_npy_array a;
     char err[300];
     int n = 0;
     unsigned char big[12];
 
     f.n = 0; /* empty */
     poison(&a);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_MAGIC);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_MAGIC);
     ck_assert(untouched(&a));
     n++;
 
     make(&f, 1, 0, dict, f4, 4); /* wrong magic */
     f.b[5] = 'X';
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_MAGIC);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_MAGIC);
     ck_assert(strstr(err, "not a .npy file") != NULL);
     n++;
 
     make(&f, 1, 0, dict, f4, 4); /* a text file */
     memcpy(f.b, "1.0\n2.0\n", 8);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_MAGIC);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_MAGIC);
     n++;
 
     make(&f, 4, 0, dict, f4, 4);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_VERSION);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_VERSION);
     ck_assert(strstr(err, "4.0") != NULL);
     n++;
     make(&f, 1, 1, dict, f4, 4);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_VERSION);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_VERSION);
     n++;
     make(&f, 0, 0, dict, f4, 4);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_VERSION);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_VERSION);
     n++;
 
     /* version 2 header length over the limit */
     memcpy(big, "\x93NUMPY\x02\x00\x01\x00\x01\x00", 12); /* 65537 */
-    ck_assert_int_eq(npy_parse(big, 12, NPY_NO_HINT, &a, err, sizeof err), NPY_E_HEADER);
+    ck_assert_int_eq(cli_npy_parse(big, 12, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_HEADER);
     ck_assert(strstr(err, "65537") != NULL);
     n++;
     memcpy(big, "\x93NUMPY\x03\x00\xff\xff\xff\xff", 12);
-    ck_assert_int_eq(npy_parse(big, 12, NPY_NO_HINT, &a, err, sizeof err), NPY_E_HEADER);
+    ck_assert_int_eq(cli_npy_parse(big, 12, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_HEADER);
     n++;
 
     /* header length beyond the file */
     make(&f, 1, 0, dict, f4, 4);
     f.b[8] = 0xff;
     f.b[9] = 0x00;
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_TRUNCATED);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_TRUNCATED);
     ck_assert(strstr(err, "inside the header") != NULL);
     n++;
 
     /* NUL inside the header */
     make(&f, 1, 0, dict, f4, 4);
     f.b[20] = 0;
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_HEADER);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_HEADER);
     n++;
 
     /* a header of zero length, and one that is only blanks */
     make_raw_header(&f, "", 0, f4, 4);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_HEADER);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_HEADER);
     n++;
     make_raw_header(&f, "      \n", 7, f4, 0);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_E_HEADER);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_HEADER);
     n++;
 
     /* the header's padding need not be numpy's: an exact-length header still reads */
     make_raw_header(&f, dict, strlen(dict), f4, 4);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, sizeof err), NPY_OK);
-    npy_free(&a);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_OK);
+    cli_npy_free(&a);
     n++;
 
     /* err may be NULL or tiny */
     make(&f, 4, 0, dict, f4, 4);
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, NULL, 0), NPY_E_VERSION);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, NULL, 0), CLI_NPY_E_VERSION);
     err[0] = 'x';
     err[1] = 'y';
-    ck_assert_int_eq(parse(&f, NPY_NO_HINT, &a, err, 1), NPY_E_VERSION);
+    ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, 1), CLI_NPY_E_VERSION);
     ck_assert_int_eq(err[0], '\0');
     ck_assert_int_eq(err[1], 'y');
     n++;
@@ -459,12 +463,12 @@ START_TEST(test_every_prefix)
         file f;
         make(&f, goods[i].major, 0, goods[i].dict, goods[i].data, goods[i].ndata);
         for (len = 0; len < f.n; len++) {
-            npy_array a;
+            cli_npy_array a;
             char err[300];
             int rc;
             poison(&a);
-            rc = npy_parse(f.b, len, goods[i].hint, &a, err, sizeof err);
-            MF_EXPECT(rc == (len == 0 ? NPY_E_MAGIC : NPY_E_TRUNCATED), "%s, first %zu bytes: rc %d (%s)",
+            rc = cli_npy_parse(f.b, len, goods[i].hint, &a, err, sizeof err);
+            MF_EXPECT(rc == (len == 0 ? CLI_NPY_E_MAGIC : CLI_NPY_E_TRUNCATED), "%s, first %zu bytes: rc %d (%s)",
                       goods[i].what, len, rc, err);
             MF_EXPECT(untouched(&a), "%s, first %zu bytes: output written", goods[i].what, len);
             checked++;
@@ -502,19 +506,19 @@ START_TEST(test_read_file)
     int checked = 0;
     for (i = 0; i < sizeof goods / sizeof goods[0]; i++) {
         file f;
-        npy_array a, b;
+        cli_npy_array a, b;
         char e1[300], e2[300];
         make(&f, goods[i].major, 0, goods[i].dict, goods[i].data, goods[i].ndata);
         write_file(&f);
-        ck_assert_int_eq(npy_read_file(tmp_path, goods[i].hint, &a, e1, sizeof e1), NPY_OK);
-        ck_assert_int_eq(npy_parse(f.b, f.n, goods[i].hint, &b, e2, sizeof e2), NPY_OK);
+        ck_assert_int_eq(cli_npy_read_file(tmp_path, goods[i].hint, &a, e1, sizeof e1), CLI_NPY_OK);
+        ck_assert_int_eq(cli_npy_parse(f.b, f.n, goods[i].hint, &b, e2, sizeof e2), CLI_NPY_OK);
         MF_EXPECT(a.format == b.format && a.count == b.count && a.ndim == b.ndim && a.data_offset == b.data_offset &&
                       strcmp(a.descr, b.descr) == 0,
                   "%s: file and memory differ", goods[i].what);
         MF_EXPECT(a.count == 0 || memcmp(a.data, b.data, a.count * a.elem_size) == 0, "%s: data differ",
                   goods[i].what);
-        npy_free(&a);
-        npy_free(&b);
+        cli_npy_free(&a);
+        cli_npy_free(&b);
         checked++;
         /* a few truncations, read from disk */
         for (len = 0; len < f.n; len += 7) {
@@ -523,8 +527,8 @@ START_TEST(test_read_file)
             t.n = len;
             write_file(&t);
             poison(&a);
-            r1 = npy_read_file(tmp_path, goods[i].hint, &a, e1, sizeof e1);
-            r2 = npy_parse(t.b, t.n, goods[i].hint, &b, e2, sizeof e2);
+            r1 = cli_npy_read_file(tmp_path, goods[i].hint, &a, e1, sizeof e1);
+            r2 = cli_npy_parse(t.b, t.n, goods[i].hint, &b, e2, sizeof e2);
             MF_EXPECT(r1 == r2, "%s, %zu bytes: file rc %d (%s), memory rc %d (%s)", goods[i].what, len, r1, e1, r2,
                       e2);
             MF_EXPECT(untouched(&a), "%s, %zu bytes: output written", goods[i].what, len);
@@ -533,14 +537,14 @@ START_TEST(test_read_file)
     }
     for (i = 0; i < N_BADS; i++) {
         file f;
-        npy_array a, b;
+        cli_npy_array a, b;
         char e1[300], e2[300];
         int r1, r2;
         build_bad(&f, &bads[i]);
         write_file(&f);
         poison(&a);
-        r1 = npy_read_file(tmp_path, bads[i].hint, &a, e1, sizeof e1);
-        r2 = npy_parse(f.b, f.n, bads[i].hint, &b, e2, sizeof e2);
+        r1 = cli_npy_read_file(tmp_path, bads[i].hint, &a, e1, sizeof e1);
+        r2 = cli_npy_parse(f.b, f.n, bads[i].hint, &b, e2, sizeof e2);
         MF_EXPECT(r1 == r2 && r1 == bads[i].want, "%s: file rc %d (%s), memory rc %d", bads[i].what, r1, e1, r2);
         MF_EXPECT(strcmp(e1, e2) == 0, "%s: messages differ: '%s' / '%s'", bads[i].what, e1, e2);
         MF_EXPECT(untouched(&a), "%s: output written", bads[i].what);
@@ -553,20 +557,20 @@ END_TEST
 
 START_TEST(test_read_file_io)
 {
-    npy_array a;
+    cli_npy_array a;
     char err[300];
     file f;
     poison(&a);
-    ck_assert_int_eq(npy_read_file("no/such/dir/x.npy", NPY_NO_HINT, &a, err, sizeof err), NPY_E_IO);
+    ck_assert_int_eq(cli_npy_read_file("no/such/dir/x.npy", CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_IO);
     ck_assert(strstr(err, "cannot open") != NULL);
     ck_assert(untouched(&a));
     /* a directory: opens on some systems, but cannot be read */
-    ck_assert_int_ne(npy_read_file(".", NPY_NO_HINT, &a, err, sizeof err), NPY_OK);
+    ck_assert_int_ne(cli_npy_read_file(".", CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_OK);
     ck_assert(untouched(&a));
     /* a terabyte promised by a 64-byte file fails before any allocation of that size */
     make(&f, 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (131072, 1048576), }", "", 0);
     write_file(&f);
-    ck_assert_int_eq(npy_read_file(tmp_path, NPY_NO_HINT, &a, err, sizeof err), NPY_E_TRUNCATED);
+    ck_assert_int_eq(cli_npy_read_file(tmp_path, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_E_TRUNCATED);
     ck_assert(strstr(err, "1099511627776") != NULL);
     remove(tmp_path);
 }
@@ -574,26 +578,26 @@ END_TEST
 
 START_TEST(test_names)
 {
-    npy_array a;
+    cli_npy_array a;
     char buf[64];
     memset(&a, 0, sizeof a);
-    npy_shape_str(&a, buf, sizeof buf);
+    cli_npy_shape_str(&a, buf, sizeof buf);
     ck_assert_str_eq(buf, "()");
     a.ndim = 1;
     a.shape[0] = 5;
-    npy_shape_str(&a, buf, sizeof buf);
+    cli_npy_shape_str(&a, buf, sizeof buf);
     ck_assert_str_eq(buf, "(5,)");
     a.ndim = 3;
     a.shape[1] = 0;
     a.shape[2] = 12345678901ull;
-    npy_shape_str(&a, buf, sizeof buf);
+    cli_npy_shape_str(&a, buf, sizeof buf);
     ck_assert_str_eq(buf, "(5, 0, 12345678901)");
-    npy_shape_str(&a, buf, 8); /* cut */
+    cli_npy_shape_str(&a, buf, 8); /* cut */
     ck_assert_str_eq(buf, "(5, ...");
-    ck_assert_str_eq(npy_type_name(MF_BF16), "bfloat16");
-    ck_assert_str_eq(npy_type_name(MF_FP8_E4M3), "float8_e4m3fn");
-    ck_assert_str_eq(npy_type_name(MF_FP8_E5M2), "float8_e5m2");
-    ck_assert_str_eq(npy_type_name(MF_FP4_E2M1), "float4_e2m1fn");
+    ck_assert_str_eq(cli_npy_type_name(MF_BF16), "bfloat16");
+    ck_assert_str_eq(cli_npy_type_name(MF_FP8_E4M3), "float8_e4m3fn");
+    ck_assert_str_eq(cli_npy_type_name(MF_FP8_E5M2), "float8_e5m2");
+    ck_assert_str_eq(cli_npy_type_name(MF_FP4_E2M1), "float4_e2m1fn");
 }
 END_TEST
 

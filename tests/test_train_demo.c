@@ -1,4 +1,4 @@
-/* tests/test_train_demo.c - the training demo of `minifloat train-demo` (tools/train_demo.c).
+/* tests/test_train_demo.c - the training demo of `minifloat train-demo` (tools/train_demo/).
  *
  * What docs/overflow.md promises of it: a seed gives the same numbers bit for bit; with the default
  * parameters FP32, BF16 and FP16 with loss scaling reach at least 99% test accuracy; FP16 without loss
@@ -13,37 +13,37 @@
 #include "train_demo.h"
 
 /* The default run of every configuration, trained once and shared by the tests below. */
-static mf_train_result def[MF_TRAIN_CONFIG_COUNT];
-static mf_train_params defp;
+static demo_result def[DEMO_CONFIG_COUNT];
+static demo_params defp;
 
 static void train_defaults(void)
 {
     int c;
-    defp = mf_train_params_default(0);
-    for (c = 0; c < MF_TRAIN_CONFIG_COUNT; c++)
-        ck_assert_int_eq(mf_train_run(&defp, (mf_train_config)c, &def[c], NULL, NULL), MF_OK);
+    defp = demo_params_default(0);
+    for (c = 0; c < DEMO_CONFIG_COUNT; c++)
+        ck_assert_int_eq(demo_run(&defp, (demo_config)c, &def[c], NULL, NULL), MF_OK);
 }
 
 static void free_defaults(void)
 {
     int c;
-    for (c = 0; c < MF_TRAIN_CONFIG_COUNT; c++)
-        mf_train_result_free(&def[c]);
+    for (c = 0; c < DEMO_CONFIG_COUNT; c++)
+        demo_result_free(&def[c]);
 }
 
-static int same_counts(const mf_train_counts *a, const mf_train_counts *b)
+static int same_counts(const demo_counts *a, const demo_counts *b)
 {
     return a->elems == b->elems && a->overflow == b->overflow && a->underflow == b->underflow &&
            a->subnormal == b->subnormal && a->nan == b->nan;
 }
 
 /* Every field that depends on the parameters, compared bit for bit (the CPU time is not one). */
-static void expect_same(const mf_train_result *a, const mf_train_result *b)
+static void expect_same(const demo_result *a, const demo_result *b)
 {
     int e;
     ck_assert_int_eq(a->epochs, b->epochs);
     for (e = 0; e < a->epochs; e++) {
-        const mf_train_epoch *x = &a->epoch[e], *y = &b->epoch[e];
+        const demo_epoch *x = &a->epoch[e], *y = &b->epoch[e];
         MF_EXPECT(memcmp(&x->loss, &y->loss, sizeof x->loss) == 0, "epoch %d loss %.17g vs %.17g", e, x->loss,
                   y->loss);
         MF_EXPECT(x->test_acc == y->test_acc, "epoch %d accuracy", e);
@@ -64,27 +64,27 @@ static void expect_same(const mf_train_result *a, const mf_train_result *b)
 START_TEST(test_deterministic)
 {
     /* Each configuration trained again (short runs) gives the same bits; another seed does not. */
-    mf_train_params p = mf_train_params_default(1);
+    demo_params p = demo_params_default(1);
     int c;
-    for (c = 0; c < MF_TRAIN_CONFIG_COUNT; c++) {
-        mf_train_result a, b, other;
-        ck_assert_int_eq(mf_train_run(&p, (mf_train_config)c, &a, NULL, NULL), MF_OK);
-        ck_assert_int_eq(mf_train_run(&p, (mf_train_config)c, &b, NULL, NULL), MF_OK);
+    for (c = 0; c < DEMO_CONFIG_COUNT; c++) {
+        demo_result a, b, other;
+        ck_assert_int_eq(demo_run(&p, (demo_config)c, &a, NULL, NULL), MF_OK);
+        ck_assert_int_eq(demo_run(&p, (demo_config)c, &b, NULL, NULL), MF_OK);
         expect_same(&a, &b);
         p.seed = 2;
-        ck_assert_int_eq(mf_train_run(&p, (mf_train_config)c, &other, NULL, NULL), MF_OK);
+        ck_assert_int_eq(demo_run(&p, (demo_config)c, &other, NULL, NULL), MF_OK);
         p.seed = 1;
         ck_assert(a.final_loss != other.final_loss);
-        mf_train_result_free(&a);
-        mf_train_result_free(&b);
-        mf_train_result_free(&other);
+        demo_result_free(&a);
+        demo_result_free(&b);
+        demo_result_free(&other);
     }
     /* and the default run of the shared results once more, for the configuration with the most state */
     {
-        mf_train_result again;
-        ck_assert_int_eq(mf_train_run(&defp, MF_TRAIN_FP16_LS, &again, NULL, NULL), MF_OK);
-        expect_same(&def[MF_TRAIN_FP16_LS], &again);
-        mf_train_result_free(&again);
+        demo_result again;
+        ck_assert_int_eq(demo_run(&defp, DEMO_FP16_LS, &again, NULL, NULL), MF_OK);
+        expect_same(&def[DEMO_FP16_LS], &again);
+        demo_result_free(&again);
     }
 }
 END_TEST
@@ -93,24 +93,24 @@ START_TEST(test_accuracy)
 {
     /* The documented accuracies of the default run (docs/overflow.md): >= 99% for FP32, BF16 and FP16
      * with loss scaling; FP8 and MXFP8 >= 98%. */
-    static const mf_train_config good[] = {MF_TRAIN_FP32, MF_TRAIN_BF16, MF_TRAIN_FP16_LS};
+    static const demo_config good[] = {DEMO_FP32, DEMO_BF16, DEMO_FP16_LS};
     size_t i;
     for (i = 0; i < sizeof good / sizeof good[0]; i++)
-        MF_EXPECT(def[good[i]].test_acc >= 0.99, "%s: test accuracy %.4f", mf_train_config_name(good[i]),
+        MF_EXPECT(def[good[i]].test_acc >= 0.99, "%s: test accuracy %.4f", demo_config_name(good[i]),
                   def[good[i]].test_acc);
-    ck_assert(def[MF_TRAIN_FP8].test_acc >= 0.98);
-    ck_assert(def[MF_TRAIN_MXFP8].test_acc >= 0.98);
+    ck_assert(def[DEMO_FP8].test_acc >= 0.98);
+    ck_assert(def[DEMO_MXFP8].test_acc >= 0.98);
     /* training happened: the loss fell well below log 2 (a coin toss) in every configuration */
-    for (i = 0; i < MF_TRAIN_CONFIG_COUNT; i++)
+    for (i = 0; i < DEMO_CONFIG_COUNT; i++)
         MF_EXPECT(def[i].final_loss < 0.1 && def[i].epoch[0].loss > 0.6, "%s: loss %.4f -> %.4f",
-                  mf_train_config_name((mf_train_config)i), def[i].epoch[0].loss, def[i].final_loss);
+                  demo_config_name((demo_config)i), def[i].epoch[0].loss, def[i].final_loss);
 }
 END_TEST
 
 START_TEST(test_fp16_underflow)
 {
-    const mf_train_result *f16 = &def[MF_TRAIN_FP16], *ls = &def[MF_TRAIN_FP16_LS], *bf = &def[MF_TRAIN_BF16];
-    const mf_train_result *f32 = &def[MF_TRAIN_FP32];
+    const demo_result *f16 = &def[DEMO_FP16], *ls = &def[DEMO_FP16_LS], *bf = &def[DEMO_BF16];
+    const demo_result *f32 = &def[DEMO_FP32];
     /* FP16 without loss scaling: gradients flushed to zero and many more subnormal (precision lost) */
     ck_assert(f16->grad.elems > 0);
     ck_assert_uint_gt(f16->grad.underflow, 0);
@@ -129,7 +129,7 @@ START_TEST(test_fp16_underflow)
     /* no configuration saw a NaN */
     {
         int c;
-        for (c = 0; c < MF_TRAIN_CONFIG_COUNT; c++)
+        for (c = 0; c < DEMO_CONFIG_COUNT; c++)
             ck_assert_uint_eq(def[c].grad.nan + def[c].fwd.nan, 0);
     }
 }
@@ -140,7 +140,7 @@ START_TEST(test_scales)
     /* The loss scale starts at GradScaler's 2^16 and only moves by powers of two; the FP8 delayed
      * scales are positive and finite; the MX block exponents are within E8M0's range. */
     int e;
-    const mf_train_result *ls = &def[MF_TRAIN_FP16_LS];
+    const demo_result *ls = &def[DEMO_FP16_LS];
     for (e = 0; e < ls->epochs; e++) {
         int ex;
         float m = frexpf(ls->epoch[e].loss_scale, &ex);
@@ -148,17 +148,17 @@ START_TEST(test_scales)
         ck_assert(ls->epoch[e].steps == defp.n_train / defp.batch);
     }
     ck_assert(ls->final_loss_scale == ls->epoch[ls->epochs - 1].loss_scale);
-    ck_assert(def[MF_TRAIN_FP32].epoch[0].loss_scale == 0.0f);
-    for (e = 0; e < def[MF_TRAIN_FP8].epochs; e++) {
-        const mf_train_epoch *x = &def[MF_TRAIN_FP8].epoch[e];
+    ck_assert(def[DEMO_FP32].epoch[0].loss_scale == 0.0f);
+    for (e = 0; e < def[DEMO_FP8].epochs; e++) {
+        const demo_epoch *x = &def[DEMO_FP8].epoch[e];
         ck_assert(x->fp8_scale_out > 0 && isfinite(x->fp8_scale_out));
         ck_assert(x->fp8_scale_in > 0 && isfinite(x->fp8_scale_in));
-        x = &def[MF_TRAIN_MXFP8].epoch[e];
+        x = &def[DEMO_MXFP8].epoch[e];
         ck_assert(x->mx_exp_min <= x->mx_exp_max && x->mx_exp_min >= -127 && x->mx_exp_max <= 127);
     }
     /* only the loss scaler skips steps */
-    for (e = 0; e < MF_TRAIN_CONFIG_COUNT; e++)
-        if (e != MF_TRAIN_FP16_LS)
+    for (e = 0; e < DEMO_CONFIG_COUNT; e++)
+        if (e != DEMO_FP16_LS)
             ck_assert_uint_eq(def[e].skipped, 0);
     ck_assert_uint_eq(ls->steps, (uint64_t)defp.epochs * (uint64_t)(defp.n_train / defp.batch));
 }
@@ -166,30 +166,30 @@ END_TEST
 
 START_TEST(test_params_and_names)
 {
-    mf_train_params p = mf_train_params_default(0), q;
-    mf_train_config c;
-    mf_train_result r;
+    demo_params p = demo_params_default(0), q;
+    demo_config c;
+    demo_result r;
     char msg[200];
-    ck_assert_int_eq(mf_train_params_check(&p, msg, sizeof msg), MF_OK);
-    ck_assert_int_eq(mf_train_params_check(NULL, msg, sizeof msg), MF_E_NULL);
+    ck_assert_int_eq(demo_params_check(&p, msg, sizeof msg), MF_OK);
+    ck_assert_int_eq(demo_params_check(NULL, msg, sizeof msg), MF_E_NULL);
 #define BAD(field, value)                                                                                         \
     do {                                                                                                          \
         q = p;                                                                                                    \
         q.field = value;                                                                                          \
         msg[0] = 0;                                                                                               \
-        ck_assert_int_eq(mf_train_params_check(&q, msg, sizeof msg), MF_E_ARG);                                   \
+        ck_assert_int_eq(demo_params_check(&q, msg, sizeof msg), MF_E_ARG);                                   \
         ck_assert(msg[0] != 0);                                                                                   \
-        ck_assert_int_eq(mf_train_run(&q, MF_TRAIN_FP32, &r, NULL, NULL), MF_E_ARG);                              \
+        ck_assert_int_eq(demo_run(&q, DEMO_FP32, &r, NULL, NULL), MF_E_ARG);                              \
     } while (0)
     BAD(epochs, 0);
-    BAD(epochs, MF_TRAIN_MAX_EPOCHS + 1);
+    BAD(epochs, DEMO_MAX_EPOCHS + 1);
     BAD(batch, 48);
     BAD(batch, 0);
     BAD(n_train, 100);
     BAD(n_test, 1);
     BAD(hidden, 40);
     BAD(layers, 0);
-    BAD(layers, MF_TRAIN_MAX_LAYERS + 1);
+    BAD(layers, DEMO_MAX_LAYERS + 1);
     BAD(lr, 0.0f);
     BAD(lr, NAN);
     BAD(init_std, -1.0f);
@@ -200,36 +200,36 @@ START_TEST(test_params_and_names)
     BAD(fp8_history, 0);
     BAD(fp8_history, MF_FP8_HISTORY_MAX + 1);
 #undef BAD
-    ck_assert_int_eq(mf_train_run(NULL, MF_TRAIN_FP32, &r, NULL, NULL), MF_E_NULL);
-    ck_assert_int_eq(mf_train_run(&p, MF_TRAIN_FP32, NULL, NULL, NULL), MF_E_NULL);
-    ck_assert_int_eq(mf_train_run(&p, (mf_train_config)MF_TRAIN_CONFIG_COUNT, &r, NULL, NULL), MF_E_ARG);
-    ck_assert_int_eq(mf_train_run(&p, (mf_train_config)-1, &r, NULL, NULL), MF_E_ARG);
+    ck_assert_int_eq(demo_run(NULL, DEMO_FP32, &r, NULL, NULL), MF_E_NULL);
+    ck_assert_int_eq(demo_run(&p, DEMO_FP32, NULL, NULL, NULL), MF_E_NULL);
+    ck_assert_int_eq(demo_run(&p, (demo_config)DEMO_CONFIG_COUNT, &r, NULL, NULL), MF_E_ARG);
+    ck_assert_int_eq(demo_run(&p, (demo_config)-1, &r, NULL, NULL), MF_E_ARG);
 
-    for (c = MF_TRAIN_FP32; (int)c < MF_TRAIN_CONFIG_COUNT; c = (mf_train_config)(c + 1)) {
-        mf_train_config back;
-        ck_assert_ptr_nonnull(mf_train_config_name(c));
-        ck_assert_ptr_nonnull(mf_train_config_title(c));
-        ck_assert_int_eq(mf_train_config_from_name(mf_train_config_name(c), &back), MF_OK);
+    for (c = DEMO_FP32; (int)c < DEMO_CONFIG_COUNT; c = (demo_config)(c + 1)) {
+        demo_config back;
+        ck_assert_ptr_nonnull(demo_config_name(c));
+        ck_assert_ptr_nonnull(demo_config_title(c));
+        ck_assert_int_eq(demo_config_from_name(demo_config_name(c), &back), MF_OK);
         ck_assert_int_eq(back, c);
     }
-    ck_assert_ptr_null(mf_train_config_name((mf_train_config)MF_TRAIN_CONFIG_COUNT));
-    ck_assert_ptr_null(mf_train_config_title((mf_train_config)-1));
-    ck_assert_int_eq(mf_train_config_from_name("FP16+LS", &c), MF_OK);
-    ck_assert_int_eq(c, MF_TRAIN_FP16_LS);
-    ck_assert_int_eq(mf_train_config_from_name("mx", &c), MF_OK);
-    ck_assert_int_eq(c, MF_TRAIN_MXFP8);
-    ck_assert_int_eq(mf_train_config_from_name("fp12", &c), MF_E_ARG);
-    ck_assert_int_eq(mf_train_config_from_name(NULL, &c), MF_E_NULL);
-    ck_assert_int_eq(mf_train_config_from_name("fp32", NULL), MF_E_NULL);
-    mf_train_result_free(NULL);
+    ck_assert_ptr_null(demo_config_name((demo_config)DEMO_CONFIG_COUNT));
+    ck_assert_ptr_null(demo_config_title((demo_config)-1));
+    ck_assert_int_eq(demo_config_from_name("FP16+LS", &c), MF_OK);
+    ck_assert_int_eq(c, DEMO_FP16_LS);
+    ck_assert_int_eq(demo_config_from_name("mx", &c), MF_OK);
+    ck_assert_int_eq(c, DEMO_MXFP8);
+    ck_assert_int_eq(demo_config_from_name("fp12", &c), MF_E_ARG);
+    ck_assert_int_eq(demo_config_from_name(NULL, &c), MF_E_NULL);
+    ck_assert_int_eq(demo_config_from_name("fp32", NULL), MF_E_NULL);
+    demo_result_free(NULL);
 }
 END_TEST
 
 static int progress_calls, progress_last;
-static void count_progress(void *ctx, mf_train_config c, int epoch, int epochs)
+static void count_progress(void *ctx, demo_config c, int epoch, int epochs)
 {
     (void)ctx;
-    ck_assert_int_eq(c, MF_TRAIN_BF16);
+    ck_assert_int_eq(c, DEMO_BF16);
     ck_assert_int_eq(epoch, progress_last + 1);
     ck_assert_int_le(epoch, epochs);
     progress_last = epoch;
@@ -238,19 +238,19 @@ static void count_progress(void *ctx, mf_train_config c, int epoch, int epochs)
 
 START_TEST(test_outputs)
 {
-    mf_train_params p = mf_train_params_default(1);
-    mf_train_result r[2];
+    demo_params p = demo_params_default(1);
+    demo_result r[2];
     char line[512], path[] = "test_train_demo_plot.svg";
     FILE *f = tmpfile();
     int rows = 0;
     p.epochs = 3;
     progress_calls = progress_last = 0;
-    ck_assert_int_eq(mf_train_run(&p, MF_TRAIN_BF16, &r[0], count_progress, NULL), MF_OK);
+    ck_assert_int_eq(demo_run(&p, DEMO_BF16, &r[0], count_progress, NULL), MF_OK);
     ck_assert_int_eq(progress_calls, 3);
-    ck_assert_int_eq(mf_train_run(&p, MF_TRAIN_FP8, &r[1], NULL, NULL), MF_OK);
+    ck_assert_int_eq(demo_run(&p, DEMO_FP8, &r[1], NULL, NULL), MF_OK);
     /* CSV: a header, then one line per epoch per configuration, each starting with the name */
     ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(mf_train_write_csv(f, r, 2), 0);
+    ck_assert_int_eq(demo_write_csv(f, r, 2), 0);
     rewind(f);
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
     ck_assert(strncmp(line, "config,epoch,", 13) == 0);
@@ -261,7 +261,7 @@ START_TEST(test_outputs)
     ck_assert_int_eq(rows, 6);
     fclose(f);
     /* SVG: written, well formed at both ends, names every configuration */
-    ck_assert_int_eq(mf_train_plot_svg(path, r, 2, &p, NULL), 0);
+    ck_assert_int_eq(demo_plot_svg(path, r, 2, &p, NULL), 0);
     f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
     {
@@ -274,9 +274,9 @@ START_TEST(test_outputs)
     }
     fclose(f);
     remove(path);
-    ck_assert_int_eq(mf_train_plot_svg("/nonexistent-dir/x.svg", r, 2, &p, NULL), -1);
-    mf_train_result_free(&r[0]);
-    mf_train_result_free(&r[1]);
+    ck_assert_int_eq(demo_plot_svg("/nonexistent-dir/x.svg", r, 2, &p, NULL), -1);
+    demo_result_free(&r[0]);
+    demo_result_free(&r[1]);
 }
 END_TEST
 

@@ -1,7 +1,7 @@
-/* tools/svg.c - see svg.h. */
+/* tools/cli/svg.c - see svg.h. */
 #include "svg.h"
 
-void svg_begin(FILE *f, double w, double h)
+void cli_svg_begin(FILE *f, double w, double h)
 {
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -11,9 +11,9 @@ void svg_begin(FILE *f, double w, double h)
             w, h, w, h, w, h);
 }
 
-void svg_end(FILE *f) { fputs("</svg>\n", f); }
+void cli_svg_end(FILE *f) { fputs("</svg>\n", f); }
 
-void svg_rect(FILE *f, double x, double y, double w, double h, const char *fill, double opacity)
+void cli_svg_rect(FILE *f, double x, double y, double w, double h, const char *fill, double opacity)
 {
     if (w < 0) {
         x += w;
@@ -27,7 +27,7 @@ void svg_rect(FILE *f, double x, double y, double w, double h, const char *fill,
             w, h, fill, opacity);
 }
 
-void svg_line(FILE *f, double x1, double y1, double x2, double y2, const char *stroke, double width, double dash)
+void cli_svg_line(FILE *f, double x1, double y1, double x2, double y2, const char *stroke, double width, double dash)
 {
     fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%.2f\"", x1, y1, x2,
             y2, stroke, width);
@@ -36,16 +36,20 @@ void svg_line(FILE *f, double x1, double y1, double x2, double y2, const char *s
     fputs("/>\n", f);
 }
 
-void svg_polyline(FILE *f, const double *xs, const double *ys, int n, const char *stroke, double width)
+void cli_svg_polyline(FILE *f, const double *xs, const double *ys, int n, const char *stroke, double width,
+                      const char *dash)
 {
     int i;
-    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.2f\" points=\"", stroke, width);
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.2f\" ", stroke, width);
+    if (dash)
+        fprintf(f, "stroke-dasharray=\"%s\" stroke-linejoin=\"round\" ", dash);
+    fputs("points=\"", f);
     for (i = 0; i < n; i++)
         fprintf(f, "%s%.2f,%.2f", i ? " " : "", xs[i], ys[i]);
     fputs("\"/>\n", f);
 }
 
-void svg_text(FILE *f, double x, double y, const char *text, double size, const char *anchor, double rotate,
+void cli_svg_text(FILE *f, double x, double y, const char *text, double size, const char *anchor, double rotate,
               const char *fill)
 {
     fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"%s\" fill=\"%s\"", x, y, size, anchor,

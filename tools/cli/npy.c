@@ -1,4 +1,4 @@
-/* tools/npy.c - see npy.h. Every length read from the file is checked before it is used: the
+/* tools/cli/npy.c - see npy.h. Every length read from the file is checked before it is used: the
  * reader must survive any input (fuzz/fuzz_npy.c). */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned char npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 3, 4)))
@@ -28,7 +28,7 @@ static void set_err(char *err, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-const char *npy_type_name(mf_format f)
+const char *cli_npy_type_name(mf_format f)
 {
     switch (f) {
     case MF_FP64: return "float64";
@@ -52,27 +52,27 @@ static void shape_str(const size_t *shape, int ndim, char *buf, size_t size)
     if (size == 0)
         return;
     buf[0] = '\0';
-#define PUT(...)                                                              \
+#define CLI_PUT(...)                                                          \
     do {                                                                      \
         int w_ = snprintf(buf + k, size - k, __VA_ARGS__);                    \
         if (w_ < 0 || (size_t)w_ >= size - k)                                 \
             goto full;                                                        \
         k += (size_t)w_;                                                      \
     } while (0)
-    PUT("(");
+    CLI_PUT("(");
     for (i = 0; i < ndim; i++)
-        PUT("%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
-    PUT(ndim == 1 ? ",)" : ")");
-#undef PUT
+        CLI_PUT("%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
+    CLI_PUT(ndim == 1 ? ",)" : ")");
+#undef CLI_PUT
     return;
 full:
     if (size >= 4)
         memcpy(buf + size - 4, "...", 4);
 }
 
-void npy_shape_str(const npy_array *a, char *buf, size_t size) { shape_str(a->shape, a->ndim, buf, size); }
+void cli_npy_shape_str(const cli_npy_array *a, char *buf, size_t size) { shape_str(a->shape, a->ndim, buf, size); }
 
-void npy_free(npy_array *a)
+void cli_npy_free(cli_npy_array *a)
 {
     if (!a)
         return;
@@ -88,23 +88,23 @@ static int parse_preamble(const unsigned char *b, size_t len, int *version, size
                           size_t esize)
 {
     size_t m = len < 6 ? len : 6;
-    if (memcmp(b, npy_magic, m) != 0 || len == 0) {
+    if (memcmp(b, magic, m) != 0 || len == 0) {
         set_err(err, esize, "not a .npy file: it does not start with \"\\x93NUMPY\"");
-        return NPY_E_MAGIC;
+        return CLI_NPY_E_MAGIC;
     }
     if (len < 8) {
         set_err(err, esize, "truncated: the file ends inside the .npy preamble (%lu bytes)", (unsigned long)len);
-        return NPY_E_TRUNCATED;
+        return CLI_NPY_E_TRUNCATED;
     }
     if (b[6] < 1 || b[6] > 3 || b[7] != 0) {
         set_err(err, esize, "unsupported .npy format version %u.%u (1.0, 2.0 and 3.0 are read)", b[6], b[7]);
-        return NPY_E_VERSION;
+        return CLI_NPY_E_VERSION;
     }
     *version = b[6];
     if (b[6] == 1) {
         if (len < 10) {
             set_err(err, esize, "truncated: the file ends inside the .npy preamble (%lu bytes)", (unsigned long)len);
-            return NPY_E_TRUNCATED;
+            return CLI_NPY_E_TRUNCATED;
         }
         *hlen = (size_t)b[8] | (size_t)b[9] << 8;
         *hstart = 10;
@@ -112,18 +112,18 @@ static int parse_preamble(const unsigned char *b, size_t len, int *version, size
         uint32_t n;
         if (len < 12) {
             set_err(err, esize, "truncated: the file ends inside the .npy preamble (%lu bytes)", (unsigned long)len);
-            return NPY_E_TRUNCATED;
+            return CLI_NPY_E_TRUNCATED;
         }
         n = (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
-        if (n > NPY_MAX_HEADER) {
+        if (n > CLI_NPY_MAX_HEADER) {
             set_err(err, esize, "bad header: its length %lu is over the limit of %u bytes", (unsigned long)n,
-                    NPY_MAX_HEADER);
-            return NPY_E_HEADER;
+                    CLI_NPY_MAX_HEADER);
+            return CLI_NPY_E_HEADER;
         }
         *hlen = n;
         *hstart = 12;
     }
-    return NPY_OK;
+    return CLI_NPY_OK;
 }
 
 /* ---- header: the repr of a Python dict --------------------------------------------------------- */
@@ -151,7 +151,7 @@ static int syntax(lexer *x, const char *what)
     else
         set_err(x->err, x->esize, "bad header: %s at byte %lu, found byte 0x%02x", what, pos(x),
                 (unsigned)(unsigned char)*x->p);
-    return NPY_E_HEADER;
+    return CLI_NPY_E_HEADER;
 }
 
 /* A quoted string without escapes into out[0..cap); longer strings are cut (*cut set). */
@@ -176,7 +176,7 @@ static int lex_string(lexer *x, char *out, size_t cap, int *cut)
         return syntax(x, "unterminated string");
     x->p++;
     out[k] = '\0';
-    return NPY_OK;
+    return CLI_NPY_OK;
 }
 
 static int lex_word(lexer *x, const char *w)
@@ -209,13 +209,13 @@ static int lex_shape(lexer *x, size_t *shape, int *ndim)
             break;
         if (x->p < x->end && *x->p == '-') {
             set_err(x->err, x->esize, "bad shape: a negative dimension at byte %lu", pos(x));
-            return NPY_E_SHAPE;
+            return CLI_NPY_E_SHAPE;
         }
         while (x->p < x->end && *x->p >= '0' && *x->p <= '9') {
             unsigned d = (unsigned)(*x->p - '0');
             if (v > (0x7FFFFFFFFFFFFFFFull - d) / 10) {
                 set_err(x->err, x->esize, "bad shape: dimension %d is larger than 2^63-1", n);
-                return NPY_E_SHAPE;
+                return CLI_NPY_E_SHAPE;
             }
             v = v * 10 + d;
             digits++;
@@ -225,13 +225,13 @@ static int lex_shape(lexer *x, size_t *shape, int *ndim)
             return syntax(x, "expected a dimension (an integer)");
         if (x->p < x->end && (*x->p == 'L' || *x->p == 'l')) /* Python 2 long, as old numpy wrote it */
             x->p++;
-        if (n == NPY_MAX_DIMS) {
-            set_err(x->err, x->esize, "bad shape: more than %d dimensions", NPY_MAX_DIMS);
-            return NPY_E_SHAPE;
+        if (n == CLI_NPY_MAX_DIMS) {
+            set_err(x->err, x->esize, "bad shape: more than %d dimensions", CLI_NPY_MAX_DIMS);
+            return CLI_NPY_E_SHAPE;
         }
         if (v > (unsigned long long)SIZE_MAX) {
             set_err(x->err, x->esize, "bad shape: dimension %d (%llu) does not fit in memory", n, v);
-            return NPY_E_SHAPE;
+            return CLI_NPY_E_SHAPE;
         }
         shape[n++] = (size_t)v;
         skip_ws(x);
@@ -249,10 +249,10 @@ static int lex_shape(lexer *x, size_t *shape, int *ndim)
         return syntax(x, "a one-dimensional shape is written '(n,)'");
     x->p++; /* ')' */
     *ndim = n;
-    return NPY_OK;
+    return CLI_NPY_OK;
 }
 
-/* The element type of a descr string; NPY_OK or an error with a message. */
+/* The element type of a descr string; CLI_NPY_OK or an error with a message. */
 static int classify_descr(const char *d, int cut, mf_format hint, mf_format *fmt, size_t *size, char *err,
                           size_t esize)
 {
@@ -262,7 +262,7 @@ static int classify_descr(const char *d, int cut, mf_format hint, mf_format *fmt
     const char *t = d + 1;
     if (cut || d[0] == '\0') {
         set_err(err, esize, "unsupported dtype '%s%s': this reader takes %s", d, cut ? "..." : "", supported);
-        return NPY_E_DTYPE;
+        return CLI_NPY_E_DTYPE;
     }
     if (order != '<' && order != '>' && order != '|' && order != '=') {
         order = '=';
@@ -273,18 +273,18 @@ static int classify_descr(const char *d, int cut, mf_format hint, mf_format *fmt
             *fmt = MF_FP8_E5M2;
         } else {
             mf_format_desc dd;
-            if (hint == NPY_NO_HINT || mf_format_describe(hint, &dd) != MF_OK || dd.bits > 8) {
+            if (hint == CLI_NPY_NO_HINT || mf_format_describe(hint, &dd) != MF_OK || dd.bits > 8) {
                 set_err(err, esize,
                         "ambiguous dtype '%s': the file holds 1-byte codes but does not say which format "
                         "(ml_dtypes writes '<V1' for float8_e4m3fn, float8_e4m3fnuz, float4_e2m1fn, ...); "
                         "say which format it is (e4m3, e5m2, e2m3, e3m2, e2m1 or e8m0)",
                         d);
-                return NPY_E_AMBIGUOUS;
+                return CLI_NPY_E_AMBIGUOUS;
             }
             *fmt = hint;
         }
         *size = 1;
-        return NPY_OK;
+        return CLI_NPY_OK;
     }
     if (strcmp(t, "f8") == 0 || strcmp(t, "f4") == 0 || strcmp(t, "f2") == 0 || strcmp(t, "V2") == 0) {
         if (order == '>') {
@@ -292,18 +292,19 @@ static int classify_descr(const char *d, int cut, mf_format hint, mf_format *fmt
                     "big-endian data (dtype '%s') is not supported: save it little-endian, e.g. "
                     "np.save(f, a.astype(a.dtype.newbyteorder('<')))",
                     d);
-            return NPY_E_ENDIAN;
+            return CLI_NPY_E_ENDIAN;
         }
         *fmt = t[0] == 'V' ? MF_BF16 : t[1] == '8' ? MF_FP64 : t[1] == '4' ? MF_FP32 : MF_FP16;
         *size = (size_t)(t[1] - '0');
-        return NPY_OK;
+        return CLI_NPY_OK;
     }
     set_err(err, esize, "unsupported dtype '%s': this reader takes %s", d, supported);
-    return NPY_E_DTYPE;
+    return CLI_NPY_E_DTYPE;
 }
 
 /* Parse the header text into a (everything but data and data_offset). */
-static int parse_header(const char *h, size_t hlen, int version, mf_format hint, npy_array *a, char *err, size_t esize)
+static int parse_header(const char *h, size_t hlen, int version, mf_format hint, cli_npy_array *a, char *err,
+                        size_t esize)
 {
     lexer x;
     int have_descr = 0, have_fortran = 0, have_shape = 0, fortran = 0, rc, cut_descr = 0, i, any_zero = 0;
@@ -319,7 +320,7 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
         if (c == 0 || (c >= 0x80 && version < 3) || (c < 0x20 && !is_ws((char)c))) {
             set_err(err, esize, "bad header: byte %lu is 0x%02x (the header is %s text)", (unsigned long)k, c,
                     version < 3 ? "ASCII" : "UTF-8");
-            return NPY_E_HEADER;
+            return CLI_NPY_E_HEADER;
         }
     }
     skip_ws(&x);
@@ -332,7 +333,7 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
         skip_ws(&x);
         if (x.p < x.end && *x.p == '}')
             break;
-        if ((rc = lex_string(&x, key, sizeof key, &cut)) != NPY_OK)
+        if ((rc = lex_string(&x, key, sizeof key, &cut)) != CLI_NPY_OK)
             return rc;
         skip_ws(&x);
         if (x.p >= x.end || *x.p != ':')
@@ -341,18 +342,18 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
         skip_ws(&x);
         if (!cut && strcmp(key, "descr") == 0) {
             if (have_descr++)
-                return set_err(err, esize, "bad header: the key 'descr' appears twice"), NPY_E_HEADER;
+                return set_err(err, esize, "bad header: the key 'descr' appears twice"), CLI_NPY_E_HEADER;
             if (x.p < x.end && (*x.p == '[' || *x.p == '{')) {
                 set_err(err, esize, "unsupported dtype: a structured dtype (descr is a %s); only plain "
                                     "floating-point arrays are read",
                         *x.p == '[' ? "list of fields" : "dict");
-                return NPY_E_DTYPE;
+                return CLI_NPY_E_DTYPE;
             }
-            if ((rc = lex_string(&x, descr, sizeof descr, &cut_descr)) != NPY_OK)
+            if ((rc = lex_string(&x, descr, sizeof descr, &cut_descr)) != CLI_NPY_OK)
                 return rc;
         } else if (!cut && strcmp(key, "fortran_order") == 0) {
             if (have_fortran++)
-                return set_err(err, esize, "bad header: the key 'fortran_order' appears twice"), NPY_E_HEADER;
+                return set_err(err, esize, "bad header: the key 'fortran_order' appears twice"), CLI_NPY_E_HEADER;
             if (lex_word(&x, "True"))
                 fortran = 1;
             else if (lex_word(&x, "False"))
@@ -361,14 +362,14 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
                 return syntax(&x, "expected True or False for 'fortran_order'");
         } else if (!cut && strcmp(key, "shape") == 0) {
             if (have_shape++)
-                return set_err(err, esize, "bad header: the key 'shape' appears twice"), NPY_E_HEADER;
-            if ((rc = lex_shape(&x, a->shape, &a->ndim)) != NPY_OK)
+                return set_err(err, esize, "bad header: the key 'shape' appears twice"), CLI_NPY_E_HEADER;
+            if ((rc = lex_shape(&x, a->shape, &a->ndim)) != CLI_NPY_OK)
                 return rc;
         } else {
             set_err(err, esize, "bad header: unexpected key '%s%s' (numpy writes only 'descr', 'fortran_order' "
                                 "and 'shape')",
                     key, cut ? "..." : "");
-            return NPY_E_HEADER;
+            return CLI_NPY_E_HEADER;
         }
         skip_ws(&x);
         if (x.p < x.end && *x.p == ',') {
@@ -386,13 +387,13 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
     if (!have_descr || !have_fortran || !have_shape) {
         set_err(err, esize, "bad header: the key '%s' is missing",
                 !have_descr ? "descr" : !have_fortran ? "fortran_order" : "shape");
-        return NPY_E_HEADER;
+        return CLI_NPY_E_HEADER;
     }
-    if ((rc = classify_descr(descr, cut_descr, hint, &a->format, &a->elem_size, err, esize)) != NPY_OK)
+    if ((rc = classify_descr(descr, cut_descr, hint, &a->format, &a->elem_size, err, esize)) != CLI_NPY_OK)
         return rc;
     if (fortran) {
         set_err(err, esize, "Fortran-order (column-major) arrays are not supported: save np.ascontiguousarray(a)");
-        return NPY_E_FORTRAN;
+        return CLI_NPY_E_FORTRAN;
     }
     /* as numpy: the product of the nonzero dimensions times the element size must fit a signed
      * pointer-sized integer, even when a zero dimension makes the array empty */
@@ -405,15 +406,15 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
             char sh[128];
             shape_str(a->shape, a->ndim, sh, sizeof sh);
             set_err(err, esize, "bad shape %s: %s elements of %lu bytes do not fit in memory", sh,
-                    npy_type_name(a->format), (unsigned long)a->elem_size);
-            return NPY_E_SHAPE;
+                    cli_npy_type_name(a->format), (unsigned long)a->elem_size);
+            return CLI_NPY_E_SHAPE;
         }
         count *= a->shape[i];
     }
     a->count = any_zero ? 0 : count;
     memcpy(a->descr, descr, sizeof descr);
     a->version = version;
-    return NPY_OK;
+    return CLI_NPY_OK;
 }
 
 /* ---- data ---------------------------------------------------------------------------------------- */
@@ -427,7 +428,7 @@ static int host_is_little(void)
 }
 
 /* The file's little-endian elements into host order. */
-static void to_host(npy_array *a)
+static void to_host(cli_npy_array *a)
 {
     size_t i, j, w = a->elem_size;
     unsigned char *p = (unsigned char *)a->data;
@@ -441,41 +442,41 @@ static void to_host(npy_array *a)
         }
 }
 
-static int size_mismatch(const npy_array *a, size_t have, char *err, size_t esize)
+static int size_mismatch(const cli_npy_array *a, size_t have, char *err, size_t esize)
 {
     char sh[128];
     size_t need = a->count * a->elem_size;
     shape_str(a->shape, a->ndim, sh, sizeof sh);
     if (have < need) {
         set_err(err, esize, "truncated: the header promises %lu data bytes (shape %s, %s), the file has %lu",
-                (unsigned long)need, sh, npy_type_name(a->format), (unsigned long)have);
-        return NPY_E_TRUNCATED;
+                (unsigned long)need, sh, cli_npy_type_name(a->format), (unsigned long)have);
+        return CLI_NPY_E_TRUNCATED;
     }
     set_err(err, esize, "%lu unexpected bytes after the data (shape %s, %s: %lu bytes)", (unsigned long)(have - need),
-            sh, npy_type_name(a->format), (unsigned long)need);
-    return NPY_E_TRAILING;
+            sh, cli_npy_type_name(a->format), (unsigned long)need);
+    return CLI_NPY_E_TRAILING;
 }
 
-int npy_parse(const void *buf, size_t len, mf_format hint, npy_array *out, char *err, size_t esize)
+int cli_npy_parse(const void *buf, size_t len, mf_format hint, cli_npy_array *out, char *err, size_t esize)
 {
     const unsigned char *b = (const unsigned char *)buf;
-    npy_array a;
+    cli_npy_array a;
     size_t hstart = 0, hlen = 0, need;
     int rc, version = 0;
 
     if (!out || (!buf && len)) {
         set_err(err, esize, "no buffer");
-        return NPY_E_IO;
+        return CLI_NPY_E_IO;
     }
     memset(&a, 0, sizeof a);
-    if ((rc = parse_preamble(b, len, &version, &hstart, &hlen, err, esize)) != NPY_OK)
+    if ((rc = parse_preamble(b, len, &version, &hstart, &hlen, err, esize)) != CLI_NPY_OK)
         return rc;
     if (hlen > len - hstart) {
         set_err(err, esize, "truncated: the file ends inside the header (%lu of %lu bytes)",
                 (unsigned long)(len - hstart), (unsigned long)hlen);
-        return NPY_E_TRUNCATED;
+        return CLI_NPY_E_TRUNCATED;
     }
-    if ((rc = parse_header((const char *)b + hstart, hlen, version, hint, &a, err, esize)) != NPY_OK)
+    if ((rc = parse_header((const char *)b + hstart, hlen, version, hint, &a, err, esize)) != CLI_NPY_OK)
         return rc;
     a.data_offset = hstart + hlen;
     need = a.count * a.elem_size;
@@ -485,13 +486,13 @@ int npy_parse(const void *buf, size_t len, mf_format hint, npy_array *out, char 
         a.data = malloc(need);
         if (!a.data) {
             set_err(err, esize, "out of memory (%lu bytes of data)", (unsigned long)need);
-            return NPY_E_NOMEM;
+            return CLI_NPY_E_NOMEM;
         }
         memcpy(a.data, b + a.data_offset, need);
         to_host(&a);
     }
     *out = a;
-    return NPY_OK;
+    return CLI_NPY_OK;
 }
 
 /* Read up to n bytes, growing *buf in steps, so that a pipe promising more than it holds fails as
@@ -518,26 +519,26 @@ static size_t read_grow(FILE *fp, unsigned char **buf, size_t n)
     return have;
 }
 
-int npy_read_file(const char *path, mf_format hint, npy_array *out, char *err, size_t esize)
+int cli_npy_read_file(const char *path, mf_format hint, cli_npy_array *out, char *err, size_t esize)
 {
     FILE *fp;
     struct stat st;
     unsigned char pre[12];
     unsigned char *data = NULL;
     char *head = NULL;
-    npy_array a;
+    cli_npy_array a;
     size_t got, have, r, hstart = 0, hlen = 0, need;
     int rc, version = 0, regular;
 
     if (!path || !out) {
         set_err(err, esize, "no file");
-        return NPY_E_IO;
+        return CLI_NPY_E_IO;
     }
     memset(&a, 0, sizeof a);
     fp = fopen(path, "rb");
     if (!fp) {
         set_err(err, esize, "cannot open: %s", strerror(errno));
-        return NPY_E_IO;
+        return CLI_NPY_E_IO;
     }
     regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
     /* the preamble is 10 (version 1) or 12 bytes: read 10, then 2 more if needed */
@@ -546,30 +547,30 @@ int npy_read_file(const char *path, mf_format hint, npy_array *out, char *err, s
         got += fread(pre + 10, 1, 2, fp);
     if (ferror(fp)) {
         set_err(err, esize, "read error: %s", strerror(errno));
-        rc = NPY_E_IO;
+        rc = CLI_NPY_E_IO;
         goto done;
     }
-    if ((rc = parse_preamble(pre, got, &version, &hstart, &hlen, err, esize)) != NPY_OK)
+    if ((rc = parse_preamble(pre, got, &version, &hstart, &hlen, err, esize)) != CLI_NPY_OK)
         goto done;
     head = (char *)malloc(hlen ? hlen : 1);
     if (!head) {
         set_err(err, esize, "out of memory");
-        rc = NPY_E_NOMEM;
+        rc = CLI_NPY_E_NOMEM;
         goto done;
     }
     r = fread(head, 1, hlen, fp);
     if (ferror(fp)) {
         set_err(err, esize, "read error: %s", strerror(errno));
-        rc = NPY_E_IO;
+        rc = CLI_NPY_E_IO;
         goto done;
     }
     if (r < hlen) {
         set_err(err, esize, "truncated: the file ends inside the header (%lu of %lu bytes)", (unsigned long)r,
                 (unsigned long)hlen);
-        rc = NPY_E_TRUNCATED;
+        rc = CLI_NPY_E_TRUNCATED;
         goto done;
     }
-    if ((rc = parse_header(head, hlen, version, hint, &a, err, esize)) != NPY_OK)
+    if ((rc = parse_header(head, hlen, version, hint, &a, err, esize)) != CLI_NPY_OK)
         goto done;
     a.data_offset = hstart + hlen;
     need = a.count * a.elem_size;
@@ -590,12 +591,12 @@ int npy_read_file(const char *path, mf_format hint, npy_array *out, char *err, s
     have = read_grow(fp, &data, need);
     if (have == (size_t)-1) {
         set_err(err, esize, "out of memory (%lu bytes of data)", (unsigned long)need);
-        rc = NPY_E_NOMEM;
+        rc = CLI_NPY_E_NOMEM;
         goto done;
     }
     if (ferror(fp)) {
         set_err(err, esize, "read error: %s", strerror(errno));
-        rc = NPY_E_IO;
+        rc = CLI_NPY_E_IO;
         goto done;
     }
     if (have < need) {
@@ -615,7 +616,7 @@ int npy_read_file(const char *path, mf_format hint, npy_array *out, char *err, s
     data = NULL;
     to_host(&a);
     *out = a;
-    rc = NPY_OK;
+    rc = CLI_NPY_OK;
 done:
     free(data);
     free(head);

@@ -1,10 +1,10 @@
-/* tools/npy.h - a strict reader of NumPy .npy files (format versions 1.0, 2.0 and 3.0).
+/* tools/cli/npy.h - a strict reader of NumPy .npy files (format versions 1.0, 2.0 and 3.0).
  *
- *   npy_array a;
+ *   cli_npy_array a;
  *   char err[256];
- *   if (npy_read_file("x.npy", NPY_NO_HINT, &a, err, sizeof err) != NPY_OK) { puts(err); ... }
+ *   if (cli_npy_read_file("x.npy", CLI_NPY_NO_HINT, &a, err, sizeof err) != CLI_NPY_OK) { puts(err); ... }
  *   ... a.format, a.count elements at a.data (host byte order) ...
- *   npy_free(&a);
+ *   cli_npy_free(&a);
  *
  * The file layout (NEP 1, numpy/lib/format.py): the 6 bytes "\x93NUMPY", a major and a minor version
  * byte, the header length (2 bytes little-endian in version 1.0, 4 bytes in 2.0 and 3.0), then the
@@ -25,68 +25,68 @@
  * other dtypes, big-endian data, Fortran order, structured dtypes, bad or oversized headers, shapes
  * whose size overflows, truncated files and bytes after the data.
  */
-#ifndef MF_TOOLS_NPY_H
-#define MF_TOOLS_NPY_H
+#ifndef CLI_NPY_H
+#define CLI_NPY_H
 
 #include <stddef.h>
 
 #include <minifloat.h>
 
-/* numpy's NPY_MAXDIMS (numpy 2; numpy 1 allowed 32). */
-#define NPY_MAX_DIMS 64
+/* numpy's CLI_NPY_MAXDIMS (numpy 2; numpy 1 allowed 32). */
+#define CLI_NPY_MAX_DIMS 64
 /* The longest header accepted (numpy's own reader refuses more than 10000 bytes by default). */
-#define NPY_MAX_HEADER 65536u
+#define CLI_NPY_MAX_HEADER 65536u
 /* No hint: a '<V1' or '|u1' file is refused as ambiguous. */
-#define NPY_NO_HINT ((mf_format)-1)
+#define CLI_NPY_NO_HINT ((mf_format)-1)
 
 enum {
-    NPY_OK = 0,
-    NPY_E_IO = -1,        /* the file cannot be opened or read */
-    NPY_E_MAGIC = -2,     /* not a .npy file (no "\x93NUMPY") */
-    NPY_E_VERSION = -3,   /* a format version other than 1.0, 2.0, 3.0 */
-    NPY_E_HEADER = -4,    /* the header is not the dict numpy writes (syntax, keys, size) */
-    NPY_E_DTYPE = -5,     /* an element type this reader does not support */
-    NPY_E_ENDIAN = -6,    /* big-endian data */
-    NPY_E_FORTRAN = -7,   /* fortran_order: True */
-    NPY_E_SHAPE = -8,     /* a bad shape: too many dimensions, or a size that does not fit */
-    NPY_E_TRUNCATED = -9, /* fewer data bytes than the header promises */
-    NPY_E_TRAILING = -10, /* bytes after the data */
-    NPY_E_AMBIGUOUS = -11,/* a '<V1' / '|u1' file and no hint saying which 1-byte format */
-    NPY_E_NOMEM = -12     /* out of memory */
+    CLI_NPY_OK = 0,
+    CLI_NPY_E_IO = -1,        /* the file cannot be opened or read */
+    CLI_NPY_E_MAGIC = -2,     /* not a .npy file (no "\x93NUMPY") */
+    CLI_NPY_E_VERSION = -3,   /* a format version other than 1.0, 2.0, 3.0 */
+    CLI_NPY_E_HEADER = -4,    /* the header is not the dict numpy writes (syntax, keys, size) */
+    CLI_NPY_E_DTYPE = -5,     /* an element type this reader does not support */
+    CLI_NPY_E_ENDIAN = -6,    /* big-endian data */
+    CLI_NPY_E_FORTRAN = -7,   /* fortran_order: True */
+    CLI_NPY_E_SHAPE = -8,     /* a bad shape: too many dimensions, or a size that does not fit */
+    CLI_NPY_E_TRUNCATED = -9, /* fewer data bytes than the header promises */
+    CLI_NPY_E_TRAILING = -10, /* bytes after the data */
+    CLI_NPY_E_AMBIGUOUS = -11,/* a '<V1' / '|u1' file and no hint saying which 1-byte format */
+    CLI_NPY_E_NOMEM = -12     /* out of memory */
 };
 
-typedef struct npy_array {
+typedef struct cli_npy_array {
     mf_format format;          /* element format */
     size_t elem_size;          /* bytes per element: 8, 4, 2 or 1 */
     int ndim;                  /* 0 for a scalar */
-    size_t shape[NPY_MAX_DIMS];
+    size_t shape[CLI_NPY_MAX_DIMS];
     size_t count;              /* product of the shape (1 for a scalar, 0 if a dimension is 0) */
     char descr[16];            /* the descr string as written, e.g. "<f4" */
     int version;               /* major format version: 1, 2 or 3 */
     size_t data_offset;        /* where the data start in the file */
     void *data;                /* count * elem_size bytes in host byte order (malloc'd; NULL if count
                                   is 0); 16-bit formats as uint16_t codes, 1-byte ones as codes */
-} npy_array;
+} cli_npy_array;
 
 /* Parse a whole .npy file held in memory (len bytes at buf). hint is the format of a '<V1' / '|u1'
- * file (any 1-byte format: e4m3, e5m2, e2m3, e3m2, e2m1, e8m0) or NPY_NO_HINT; it is not used for
- * files whose descr names their type. On success fills *out (free with npy_free) and returns NPY_OK.
- * On error returns an NPY_E_* code, leaves *out untouched and, if err is not NULL, writes a one-line
+ * file (any 1-byte format: e4m3, e5m2, e2m3, e3m2, e2m1, e8m0) or CLI_NPY_NO_HINT; it is not used for
+ * files whose descr names their type. On success fills *out (free with cli_npy_free) and returns CLI_NPY_OK.
+ * On error returns an CLI_NPY_E_* code, leaves *out untouched and, if err is not NULL, writes a one-line
  * message (no file name, no trailing newline) into err[0..errsize). */
-int npy_parse(const void *buf, size_t len, mf_format hint, npy_array *out, char *err, size_t errsize);
+int cli_npy_parse(const void *buf, size_t len, mf_format hint, cli_npy_array *out, char *err, size_t errsize);
 
-/* npy_parse for a file; the data size is checked against the file's size before it is read, so a
+/* cli_npy_parse for a file; the data size is checked against the file's size before it is read, so a
  * header promising terabytes fails fast. The message does not include the path. */
-int npy_read_file(const char *path, mf_format hint, npy_array *out, char *err, size_t errsize);
+int cli_npy_read_file(const char *path, mf_format hint, cli_npy_array *out, char *err, size_t errsize);
 
 /* Release a's data (a may be NULL; safe to call twice). */
-void npy_free(npy_array *a);
+void cli_npy_free(cli_npy_array *a);
 
 /* The shape as text, "(2, 3)", "(5,)" or "()", into buf[0..size) (truncated with "..." if it does not fit). */
-void npy_shape_str(const npy_array *a, char *buf, size_t size);
+void cli_npy_shape_str(const cli_npy_array *a, char *buf, size_t size);
 
 /* A short name of the element type, as numpy or ml_dtypes names it: "float32", "bfloat16",
  * "float8_e4m3fn", ... */
-const char *npy_type_name(mf_format f);
+const char *cli_npy_type_name(mf_format f);
 
-#endif /* MF_TOOLS_NPY_H */
+#endif /* CLI_NPY_H */

@@ -1,14 +1,10 @@
-/* tools/analyze_cmd.c - `minifloat analyze FILE`: read a tensor, optionally apply an elementwise
+/* tools/cli/analyze.c - `minifloat analyze FILE`: read a tensor, optionally apply an elementwise
  * operation to it (--op: mf_unary / mf_softmax into binary32), run mf_analyze for each format, print a
- * side-by-side table and an ASCII histogram, optionally draw the picture (tools/plot.c). */
+ * side-by-side table and an ASCII histogram, optionally draw the picture (plot.c). */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose */
-
-#include "analyze_cmd.h"
-#include "cli_util.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,17 +14,19 @@
 #include <minifloat/analyze.h>
 #include <minifloat/elementwise.h>
 
+#include "cli_util.h"
+#include "commands.h"
 #include "npy.h"
 #include "plot.h"
 
-#define EXIT_DATA 1
-#define EXIT_USAGE 2
-#define MAX_FORMATS PLOT_MAX_FORMATS
-/* --scale auto keeps the scale, and its reciprocal, a normal binary32 (as frameworks store it) */
-#define AUTO_MIN_LOG2 (-126)
-#define AUTO_MAX_LOG2 127
+/* Messages: "minifloat: analyze: ...", usage errors point to minifloat --help. */
+static const cli_voice voice = {"minifloat: analyze: ", "minifloat"};
 
-const char mf_analyze_cmd_usage[] =
+/* --scale auto keeps the scale, and its reciprocal, a normal binary32 (as frameworks store it) */
+#define CLI_AUTO_MIN_LOG2 (-126)
+#define CLI_AUTO_MAX_LOG2 127
+
+const char cli_analyze_usage[] =
     "analyze FILE       what each format does to a tensor: overflow, saturation, inf/NaN, underflow,\n"
     "                   subnormals, relative error, safe scales; a table and a log2|x| histogram\n"
     "  FILE               .npy (float64/32/16, ml_dtypes bfloat16 and float8/6/4), raw (.f32 .bin,\n"
@@ -46,38 +44,6 @@ const char mf_analyze_cmd_usage[] =
     "                     rounding into each format: exp tanh sigmoid silu gelu gelu_tanh, or\n"
     "                     softmax log_softmax over the last axis (raw and text: one row)\n";
 
-/* ---- messages ----------------------------------------------------------------------------------- */
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
-#else
-#define PRINTF_LIKE(a, b)
-#endif
-
-static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("minifloat: analyze: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'minifloat --help' for more information.\n", stderr);
-    return EXIT_USAGE;
-}
-
-static int data_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
-static int data_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("minifloat: analyze: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return EXIT_DATA;
-}
-
 /* ---- options ------------------------------------------------------------------------------------ */
 
 /* --op: what is applied to the data before the analysis. */
@@ -94,7 +60,7 @@ typedef struct options {
     int have_dtype;
     mf_format dtype;
     int nformats;
-    mf_format formats[MAX_FORMATS];
+    mf_format formats[CLI_PLOT_MAX_FORMATS];
     int scale_auto;
     double scale; /* when not auto */
     mf_round round;
@@ -117,32 +83,18 @@ static int ends_with(const char *s, const char *suffix)
     return 1;
 }
 
-/* A whole string as a double (strtod's syntax), blanks not allowed. */
-static int parse_number(const char *s, double *out)
-{
-    char *end;
-    if (*s == '\0' || *s == ' ')
-        return 0;
-    errno = 0;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0';
-}
-
 /* "S" or "2^K": a positive finite scale. */
 static int parse_scale(const char *s, double *out)
 {
     double v;
+    int k;
     if (s[0] == '2' && s[1] == '^') {
-        char *end;
-        long k;
-        errno = 0;
-        k = strtol(s + 2, &end, 10);
-        if (end == s + 2 || *end != '\0' || errno || k < -1074 || k > 1023)
+        if (!cli_parse_int(s + 2, -1074, 1023, &k))
             return 0;
-        *out = ldexp(1.0, (int)k);
+        *out = ldexp(1.0, k);
         return 1;
     }
-    if (!parse_number(s, &v) || !(v > 0) || v > 1.7976931348623157e308)
+    if (!cli_parse_double(s, &v) || !(v > 0) || v > 1.7976931348623157e308)
         return 0;
     *out = v;
     return 1;
@@ -157,15 +109,15 @@ static int parse_formats(const char *list, options *o)
         size_t n = strcspn(p, ",");
         mf_format f;
         if (n == 0 || n >= sizeof name)
-            return usage_error("--formats: '%s' is not a comma-separated list of formats", list);
+            return cli_usage_error(&voice, "--formats: '%s' is not a comma-separated list of formats", list);
         memcpy(name, p, n);
         name[n] = '\0';
         if (mf_format_from_name(name, &f) != MF_OK)
-            return usage_error("--formats: unknown format '%s'", name);
+            return cli_usage_error(&voice, "--formats: unknown format '%s'", name);
         if (f == MF_FP64)
-            return usage_error("--formats: f64 is not a target (the data are analysed in binary64)");
-        if (o->nformats == MAX_FORMATS)
-            return usage_error("--formats: at most %d formats", MAX_FORMATS);
+            return cli_usage_error(&voice, "--formats: f64 is not a target (the data are analysed in binary64)");
+        if (o->nformats == CLI_PLOT_MAX_FORMATS)
+            return cli_usage_error(&voice, "--formats: at most %d formats", CLI_PLOT_MAX_FORMATS);
         o->formats[o->nformats++] = f;
         p += n;
         if (*p == '\0')
@@ -174,32 +126,22 @@ static int parse_formats(const char *list, options *o)
     }
 }
 
-/* Whether a and b are equal ignoring ASCII case. */
-static int same_name(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++) {
-        char c = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
-        if (c != *b)
-            return 0;
-    }
-    return *a == *b;
-}
-
 static int parse_op(const char *name, options *o)
 {
     if (mf_unary_from_name(name, &o->unary) == MF_OK) {
         o->op = OP_UNARY;
         o->op_name = mf_unary_name(o->unary);
-    } else if (same_name(name, "softmax")) {
+    } else if (cli_name_eq(name, "softmax")) {
         o->op = OP_SOFTMAX;
         o->op_name = "softmax";
-    } else if (same_name(name, "log_softmax")) {
+    } else if (cli_name_eq(name, "log_softmax")) {
         o->op = OP_LOG_SOFTMAX;
         o->op_name = "log_softmax";
     } else {
-        return usage_error("--op: unknown operation '%s' (exp, tanh, sigmoid, silu, gelu, gelu_tanh, softmax, "
-                           "log_softmax)",
-                           name);
+        return cli_usage_error(&voice,
+                               "--op: unknown operation '%s' (exp, tanh, sigmoid, silu, gelu, gelu_tanh, softmax, "
+                               "log_softmax)",
+                               name);
     }
     return 0;
 }
@@ -222,65 +164,62 @@ static int parse_options(int argc, char **argv, options *o)
         const char *a = argv[i];
         if (no_more || a[0] != '-' || a[1] == '\0') {
             if (o->path)
-                return usage_error("more than one file ('%s' and '%s')", o->path, a);
+                return cli_usage_error(&voice, "more than one file ('%s' and '%s')", o->path, a);
             o->path = a;
         } else if (strcmp(a, "--") == 0) {
             no_more = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            printf("usage: minifloat analyze FILE [options]\n\n%s", mf_analyze_cmd_usage);
-            return fflush(stdout) == 0 ? -1 : EXIT_DATA;
+            printf("usage: minifloat analyze FILE [options]\n\n%s", cli_analyze_usage);
+            return fflush(stdout) == 0 ? -1 : CLI_EXIT_DATA;
         } else if (strcmp(a, "--sat") == 0 || strcmp(a, "--saturate") == 0) {
             o->overflow = MF_OVERFLOW_SATURATE;
         } else if (strcmp(a, "--raw") == 0) {
             o->kind = KIND_RAW;
         } else if (strcmp(a, "--text") == 0) {
             o->kind = KIND_TEXT;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--formats", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--formats", NULL, &val)) != 0) {
             if (r < 0)
-                return usage_error("option '%s' needs a list of formats", a);
+                return cli_usage_error(&voice, "option '%s' needs a list of formats", a);
             if ((rc = parse_formats(val, o)) != 0)
                 return rc;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--scale", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--scale", NULL, &val)) != 0) {
             if (r < 0)
-                return usage_error("option '%s' needs 'auto' or a number", a);
+                return cli_usage_error(&voice, "option '%s' needs 'auto' or a number", a);
             o->scale_auto = strcmp(val, "auto") == 0;
             if (!o->scale_auto && !parse_scale(val, &o->scale))
-                return usage_error("--scale: '%s' is not 'auto', a positive finite number or 2^K", val);
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
+                return cli_usage_error(&voice, "--scale: '%s' is not 'auto', a positive finite number or 2^K", val);
+        } else if ((r = cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
             if (r < 0)
-                return usage_error("option '%s' needs a rounding mode", a);
+                return cli_usage_error(&voice, "option '%s' needs a rounding mode", a);
             if (mf_round_from_name(val, &o->round) != MF_OK)
-                return usage_error("unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
-            char *end;
-            unsigned long long s;
-            errno = 0;
-            if (r < 0 || val[0] < '0' || val[0] > '9' || (s = strtoull(val, &end, 0), errno || *end != '\0'))
-                return usage_error("--seed needs an unsigned 64-bit number");
-            o->seed = (uint64_t)s;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--plot", NULL, &val)) != 0) {
+                return cli_usage_error(&voice, "unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
+        } else if ((r = cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
+            if (r < 0 || !cli_parse_uint(val, UINT64_MAX, &o->seed))
+                return cli_usage_error(&voice, "--seed needs an unsigned 64-bit number");
+        } else if ((r = cli_opt_value(argc, argv, &i, "--plot", NULL, &val)) != 0) {
             if (r < 0 || val[0] == '\0')
-                return usage_error("option '%s' needs a file name", a);
+                return cli_usage_error(&voice, "option '%s' needs a file name", a);
             o->plot = val;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--dtype", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--dtype", NULL, &val)) != 0) {
             if (r < 0)
-                return usage_error("option '%s' needs a format", a);
+                return cli_usage_error(&voice, "option '%s' needs a format", a);
             if (mf_format_from_name(val, &o->dtype) != MF_OK)
-                return usage_error("--dtype: unknown format '%s'", val);
+                return cli_usage_error(&voice, "--dtype: unknown format '%s'", val);
             o->have_dtype = 1;
-        } else if ((r = mf_cli_opt_value(argc, argv, &i, "--op", NULL, &val)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--op", NULL, &val)) != 0) {
             if (r < 0)
-                return usage_error("option '%s' needs an operation (exp, tanh, sigmoid, silu, gelu, gelu_tanh, "
-                                   "softmax, log_softmax)",
-                                   a);
+                return cli_usage_error(&voice,
+                                       "option '%s' needs an operation (exp, tanh, sigmoid, silu, gelu, gelu_tanh, "
+                                       "softmax, log_softmax)",
+                                       a);
             if ((rc = parse_op(val, o)) != 0)
                 return rc;
         } else {
-            return usage_error("unknown option '%s'", a);
+            return cli_usage_error(&voice, "unknown option '%s'", a);
         }
     }
     if (!o->path)
-        return usage_error("a file is required");
+        return cli_usage_error(&voice, "a file is required");
     if (o->kind == KIND_AUTO) {
         if (ends_with(o->path, ".npy"))
             o->kind = KIND_NPY;
@@ -289,29 +228,29 @@ static int parse_options(int argc, char **argv, options *o)
         else if (ends_with(o->path, ".txt"))
             o->kind = KIND_TEXT;
         else
-            return usage_error("cannot tell the type of '%s' from its name: use .npy, .f32 or .bin (raw "
-                               "float32) or .txt (text), or say --raw or --text",
-                               o->path);
+            return cli_usage_error(&voice, "cannot tell the type of '%s' from its name: use .npy, .f32 or .bin (raw "
+                                   "float32) or .txt (text), or say --raw or --text",
+                                   o->path);
     }
     if (o->have_dtype && o->kind == KIND_TEXT)
-        return usage_error("--dtype does not apply to text input (numbers are read as binary64)");
+        return cli_usage_error(&voice, "--dtype does not apply to text input (numbers are read as binary64)");
     if (o->have_dtype && o->kind == KIND_NPY) {
         mf_format_desc d;
         mf_format_describe(o->dtype, &d);
         if (d.bits > 8)
-            return usage_error("--dtype: a .npy file names its own type unless it is a 1-byte '<V1' one; "
-                               "'%s' is not a 1-byte format",
-                               mf_format_name(o->dtype));
+            return cli_usage_error(&voice, "--dtype: a .npy file names its own type unless it is a 1-byte '<V1' one; "
+                                   "'%s' is not a 1-byte format",
+                                   mf_format_name(o->dtype));
     }
     if (o->plot) {
         if (ends_with(o->plot, ".png"))
             o->plot_png = 1;
         else if (!ends_with(o->plot, ".svg"))
-            return usage_error("--plot: the file name must end in .svg or .png ('%s')", o->plot);
+            return cli_usage_error(&voice, "--plot: the file name must end in .svg or .png ('%s')", o->plot);
         if (o->plot_png && !have_rsvg())
-            return usage_error("--plot %s: writing PNG needs rsvg-convert on PATH (Debian: apt-get install "
-                               "librsvg2-bin); write .svg instead",
-                               o->plot);
+            return cli_usage_error(&voice, "--plot %s: writing PNG needs rsvg-convert on PATH (Debian: apt-get install "
+                                   "librsvg2-bin); write .svg instead",
+                                   o->plot);
     }
     return 0;
 }
@@ -410,24 +349,24 @@ static int settle(dataset *ds, void *buf)
     ds->fmt = MF_FP32;
     ds->buf = decode_bytes(ds->file_fmt, (const unsigned char *)buf, ds->n);
     free(buf);
-    return ds->buf ? 0 : data_error("out of memory");
+    return ds->buf ? 0 : cli_data_error(&voice, "out of memory");
 }
 
 static int load_npy(const options *o, dataset *ds)
 {
-    npy_array a;
+    cli_npy_array a;
     char err[400], shape[160];
-    int rc = npy_read_file(o->path, o->have_dtype ? o->dtype : NPY_NO_HINT, &a, err, sizeof err);
-    if (rc == NPY_E_AMBIGUOUS)
-        return data_error("%s: %s with --dtype, e.g. --dtype e4m3 for float8_e4m3fn", o->path, err);
-    if (rc != NPY_OK)
-        return data_error("%s: %s", o->path, err);
-    npy_shape_str(&a, shape, sizeof shape);
+    int rc = cli_npy_read_file(o->path, o->have_dtype ? o->dtype : CLI_NPY_NO_HINT, &a, err, sizeof err);
+    if (rc == CLI_NPY_E_AMBIGUOUS)
+        return cli_data_error(&voice, "%s: %s with --dtype, e.g. --dtype e4m3 for float8_e4m3fn", o->path, err);
+    if (rc != CLI_NPY_OK)
+        return cli_data_error(&voice, "%s: %s", o->path, err);
+    cli_npy_shape_str(&a, shape, sizeof shape);
     ds->file_fmt = a.format;
     ds->n = a.count;
     ds->cols = a.ndim > 0 ? a.shape[a.ndim - 1] : 1;
     ds->shaped = 1;
-    snprintf(ds->what, sizeof ds->what, "%s ('%s'), shape %s", npy_type_name(a.format), a.descr, shape);
+    snprintf(ds->what, sizeof ds->what, "%s ('%s'), shape %s", cli_npy_type_name(a.format), a.descr, shape);
     return settle(ds, a.data ? a.data : malloc(1));
 }
 
@@ -438,18 +377,18 @@ static int load_raw(const options *o, dataset *ds)
     size_t len, w;
     unsigned char *buf = read_all(o->path, &len);
     if (!buf)
-        return data_error("%s: cannot read: %s", o->path, strerror(errno));
+        return cli_data_error(&voice, "%s: cannot read: %s", o->path, strerror(errno));
     mf_format_describe(f, &d);
     w = (size_t)(d.bits + 7) / 8;
     if (len % w) {
         free(buf);
-        return data_error("%s: %lu bytes is not a whole number of %s elements (%lu bytes each)", o->path,
-                          (unsigned long)len, d.name, (unsigned long)w);
+        return cli_data_error(&voice, "%s: %lu bytes is not a whole number of %s elements (%lu bytes each)", o->path,
+                              (unsigned long)len, d.name, (unsigned long)w);
     }
     ds->file_fmt = f;
     ds->n = len / w;
     ds->cols = ds->n;
-    snprintf(ds->what, sizeof ds->what, "raw %s", npy_type_name(f));
+    snprintf(ds->what, sizeof ds->what, "raw %s", cli_npy_type_name(f));
     return settle(ds, buf);
 }
 
@@ -460,7 +399,7 @@ static int load_text(const options *o, dataset *ds)
     unsigned char *buf = read_all(o->path, &len);
     double *vals = NULL;
     if (!buf)
-        return data_error("%s: cannot read: %s", o->path, strerror(errno));
+        return cli_data_error(&voice, "%s: cannot read: %s", o->path, strerror(errno));
     while (i < len) {
         size_t j = i, k;
         char *line, *end;
@@ -473,8 +412,8 @@ static int load_text(const options *o, dataset *ds)
         if (memchr(line, '\0', j - i)) {
             free(vals);
             free(buf);
-            return data_error("%s: line %lu: a NUL byte (is this a binary file? use --raw or .npy)", o->path,
-                              lineno);
+            return cli_data_error(&voice, "%s: line %lu: a NUL byte (is this a binary file? use --raw or .npy)",
+                                  o->path, lineno);
         }
         i = j + 1;
         for (k = 0; line[k] == ' ' || line[k] == '\t' || line[k] == '\r'; k++)
@@ -490,7 +429,7 @@ static int load_text(const options *o, dataset *ds)
             snprintf(q, sizeof q, m > 40 ? "%.37s..." : "%s", line + k);
             free(vals);
             free(buf);
-            return data_error("%s: line %lu: '%s' is not a number", o->path, lineno, q);
+            return cli_data_error(&voice, "%s: line %lu: '%s' is not a number", o->path, lineno, q);
         }
         if (n == cap) {
             double *nv;
@@ -499,7 +438,7 @@ static int load_text(const options *o, dataset *ds)
             if (!nv) {
                 free(vals);
                 free(buf);
-                return data_error("out of memory");
+                return cli_data_error(&voice, "out of memory");
             }
             vals = nv;
         }
@@ -528,7 +467,7 @@ static int apply_op(const options *o, dataset *ds)
     if (!y || !x) {
         free(y);
         free(x);
-        return data_error("out of memory");
+        return cli_data_error(&voice, "out of memory");
     }
     if (o->op == OP_UNARY)
         rc = mf_unary(o->unary, MF_FP32, y, ds->fmt, ds->buf, ds->n, NULL);
@@ -540,7 +479,7 @@ static int apply_op(const options *o, dataset *ds)
     if (rc != MF_OK) {
         free(y);
         free(x);
-        return data_error("--op %s failed: %s", o->op_name, mf_strerror(rc));
+        return cli_data_error(&voice, "--op %s failed: %s", o->op_name, mf_strerror(rc));
     }
     /* What binary32 itself lost. No op has an infinite exact result for a finite input. A zero result for
      * a finite input is an underflow for exp, sigmoid and softmax (whose exact results are never 0), for
@@ -663,7 +602,7 @@ static int run_analyze(const dataset *ds, const options *o, mf_format f, double 
     ao.scale = scale;
     rc = mf_analyze(f, ds->buf, ds->n, &ao, r);
     if (rc != MF_OK)
-        return data_error("mf_analyze(%s) failed: %s", mf_format_name(f), mf_strerror(rc));
+        return cli_data_error(&voice, "mf_analyze(%s) failed: %s", mf_format_name(f), mf_strerror(rc));
     return 0;
 }
 
@@ -685,10 +624,10 @@ static double auto_scale(const mf_analyze_report *base, const mf_format_desc *d)
         k = k_normal;
     if (k > base->scale_up_log2)
         k = base->scale_up_log2;
-    if (k < AUTO_MIN_LOG2)
-        k = AUTO_MIN_LOG2;
-    if (k > AUTO_MAX_LOG2)
-        k = AUTO_MAX_LOG2;
+    if (k < CLI_AUTO_MIN_LOG2)
+        k = CLI_AUTO_MIN_LOG2;
+    if (k > CLI_AUTO_MAX_LOG2)
+        k = CLI_AUTO_MAX_LOG2;
     return ldexp(1.0, k);
 }
 
@@ -794,7 +733,7 @@ static char *sh_quote(const char *s)
 
 static int write_plot(const column *cols, int nc, const options *o, const dataset *ds)
 {
-    plot_input in;
+    cli_plot_input in;
     char title[300], sub[400], opd[200];
     const char *base = strrchr(o->path, '/');
     const mf_analyze_report *r0 = &cols[0].base;
@@ -823,7 +762,7 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
     in.nonfinite = r0->in_nan + r0->in_inf;
     in.nformats = nc;
     for (i = 0; i < nc; i++) {
-        plot_format *p = &in.formats[i];
+        cli_plot_format *p = &in.formats[i];
         double ls = log2(cols[i].scale);
         p->name = cols[i].d.name;
         p->scale_log2 = ls;
@@ -839,11 +778,11 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
     if (o->plot_png) {
         char *q = sh_quote(o->plot), *cmd;
         if (!q)
-            return data_error("out of memory");
+            return cli_data_error(&voice, "out of memory");
         cmd = (char *)malloc(strlen(q) + 64);
         if (!cmd) {
             free(q);
-            return data_error("out of memory");
+            return cli_data_error(&voice, "out of memory");
         }
         sprintf(cmd, "rsvg-convert -f png -o %s", q);
         free(q);
@@ -851,19 +790,19 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
         f = popen(cmd, "w");
         free(cmd);
         if (!f)
-            return data_error("--plot %s: cannot run rsvg-convert: %s", o->plot, strerror(errno));
-        rc = plot_svg(f, &in);
+            return cli_data_error(&voice, "--plot %s: cannot run rsvg-convert: %s", o->plot, strerror(errno));
+        rc = cli_plot_svg(f, &in);
         i = pclose(f);
         if (rc != 0 || i != 0)
-            return data_error("--plot %s: rsvg-convert failed (status %d)", o->plot, i);
+            return cli_data_error(&voice, "--plot %s: rsvg-convert failed (status %d)", o->plot, i);
         return 0;
     }
     f = fopen(o->plot, "w");
     if (!f)
-        return data_error("--plot %s: cannot create: %s", o->plot, strerror(errno));
-    rc = plot_svg(f, &in);
+        return cli_data_error(&voice, "--plot %s: cannot create: %s", o->plot, strerror(errno));
+    rc = cli_plot_svg(f, &in);
     if (fclose(f) != 0 || rc != 0)
-        return data_error("--plot %s: write error", o->plot);
+        return cli_data_error(&voice, "--plot %s: write error", o->plot);
     return 0;
 }
 
@@ -903,7 +842,7 @@ static void print_report(const column *cols, int nc, const options *o, const dat
     else
         printf("scale    %s\n", (fmt_scale(buf, sizeof buf, o->scale), buf));
 
-#define ROW(label, expr)                                  \
+#define CLI_ROW(label, expr)                              \
     do {                                                  \
         printf("\n%-*s", lw, label);                      \
         for (i = 0; i < nc; i++) {                        \
@@ -918,28 +857,29 @@ static void print_report(const column *cols, int nc, const options *o, const dat
     printf("\n%-*s", lw, "");
     for (i = 0; i < nc; i++)
         printf("%*s", cw, cols[i].d.name);
-    ROW("scale", fmt_scale(buf, sizeof buf, c->scale));
-    ROW("overflow", fmt_count(buf, sizeof buf, r->overflow, r->n));
-    ROW("  saturated", fmt_count(buf, sizeof buf, r->saturated, r->n));
-    ROW("  to inf/NaN", fmt_count(buf, sizeof buf, r->to_inf + r->to_nan, r->n));
-    ROW("underflow to 0", fmt_count(buf, sizeof buf, r->underflow, r->n));
-    ROW("subnormal", fmt_count(buf, sizeof buf, r->subnormal, r->n));
-    ROW("rel err max", fmt_err(buf, sizeof buf, r->rel_err_max, r->rel_count));
-    ROW("rel err mean", fmt_err(buf, sizeof buf, r->rel_err_mean, r->rel_count));
-    ROW("rel err rms", fmt_err(buf, sizeof buf, r->rel_err_rms, r->rel_count));
-    ROW("safe scales", fmt_safe(buf, sizeof buf, &c->base));
-    ROW("  no overflow", fmt_pow2(buf, sizeof buf, "<= ", c->base.scale_up_log2, &c->base, 0));
-    ROW("  no underflow", fmt_pow2(buf, sizeof buf, ">= ", c->base.scale_down_log2, &c->base, 1));
-    ROW("max finite", snprintf(buf, sizeof buf, "%.6g", c->d.max));
-    ROW("min subnormal", snprintf(buf, sizeof buf, "%.6g", c->d.has_subnormals ? c->d.min_subnormal : c->d.min_normal));
-#undef ROW
+    CLI_ROW("scale", fmt_scale(buf, sizeof buf, c->scale));
+    CLI_ROW("overflow", fmt_count(buf, sizeof buf, r->overflow, r->n));
+    CLI_ROW("  saturated", fmt_count(buf, sizeof buf, r->saturated, r->n));
+    CLI_ROW("  to inf/NaN", fmt_count(buf, sizeof buf, r->to_inf + r->to_nan, r->n));
+    CLI_ROW("underflow to 0", fmt_count(buf, sizeof buf, r->underflow, r->n));
+    CLI_ROW("subnormal", fmt_count(buf, sizeof buf, r->subnormal, r->n));
+    CLI_ROW("rel err max", fmt_err(buf, sizeof buf, r->rel_err_max, r->rel_count));
+    CLI_ROW("rel err mean", fmt_err(buf, sizeof buf, r->rel_err_mean, r->rel_count));
+    CLI_ROW("rel err rms", fmt_err(buf, sizeof buf, r->rel_err_rms, r->rel_count));
+    CLI_ROW("safe scales", fmt_safe(buf, sizeof buf, &c->base));
+    CLI_ROW("  no overflow", fmt_pow2(buf, sizeof buf, "<= ", c->base.scale_up_log2, &c->base, 0));
+    CLI_ROW("  no underflow", fmt_pow2(buf, sizeof buf, ">= ", c->base.scale_down_log2, &c->base, 1));
+    CLI_ROW("max finite", snprintf(buf, sizeof buf, "%.6g", c->d.max));
+    CLI_ROW("min subnormal",
+            snprintf(buf, sizeof buf, "%.6g", c->d.has_subnormals ? c->d.min_subnormal : c->d.min_normal));
+#undef CLI_ROW
     printf("\n\noverflow: |x|*scale beyond the largest finite value; underflow: a nonzero value that became 0;\n"
            "rel err: |y - x| / |x| over the elements whose result is finite and not saturated; safe scales:\n"
            "the powers of two that multiply the data without overflow (<= 2^a) and without underflow (>= 2^b).\n");
     print_histogram(cols, nc, o);
 }
 
-int mf_analyze_cmd_main(int argc, char **argv)
+int cli_analyze_main(int argc, char **argv)
 {
     options o;
     dataset ds;
@@ -963,7 +903,7 @@ int mf_analyze_cmd_main(int argc, char **argv)
     cols = (column *)calloc((size_t)o.nformats, sizeof *cols);
     if (!cols) {
         free(ds.buf);
-        return data_error("out of memory");
+        return cli_data_error(&voice, "out of memory");
     }
     for (i = 0; i < o.nformats && rc == 0; i++) {
         column *c = &cols[i];
@@ -981,7 +921,7 @@ int mf_analyze_cmd_main(int argc, char **argv)
     if (rc == 0) {
         print_report(cols, o.nformats, &o, &ds);
         if (fflush(stdout) != 0 || ferror(stdout))
-            rc = data_error("write error: %s", strerror(errno));
+            rc = cli_data_error(&voice, "write error: %s", strerror(errno));
     }
     if (rc == 0 && o.plot) {
         rc = write_plot(cols, o.nformats, &o, &ds);

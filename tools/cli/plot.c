@@ -1,4 +1,4 @@
-/* tools/plot.c - see plot.h. The picture, top to bottom: title, the histogram (log-scaled counts,
+/* tools/cli/plot.c - see plot.h. The picture, top to bottom: title, the histogram (log-scaled counts,
  * one bar per binade) with each format's overflow (solid) and underflow (dashed) thresholds drawn
  * across it, one lane per format showing where its underflow, subnormal, normal and overflow
  * regions fall on the same axis, the log2 |x| axis, and a legend. */
@@ -15,7 +15,7 @@ static const struct {
               {"e2m1", "#8c564b"}, {"e2m3", "#17becf"}, {"e3m2", "#e377c2"}, {"f32", "#7f7f7f"},
               {"e8m0", "#bcbd22"}};
 
-const char *plot_format_color(const char *name)
+const char *cli_plot_format_color(const char *name)
 {
     size_t i;
     for (i = 0; i < sizeof colors / sizeof colors[0]; i++)
@@ -24,11 +24,11 @@ const char *plot_format_color(const char *name)
     return "#555555";
 }
 
-#define OVERFLOW_COLOR "#d62728"
-#define ZERO_COLOR "#d9d9d9"
-#define BAR_COLOR "#4a5568"
-#define INK "#222222"
-#define GREY "#666666"
+#define CLI_OVERFLOW_COLOR "#d62728"
+#define CLI_ZERO_COLOR "#d9d9d9"
+#define CLI_BAR_COLOR "#4a5568"
+#define CLI_INK "#222222"
+#define CLI_GREY "#666666"
 
 /* 12345 -> "12.3k" */
 static void short_count(char *buf, size_t size, uint64_t c)
@@ -78,22 +78,22 @@ static void lane_seg(FILE *f, const geom *g, double a, double b, double y, doubl
     a = clampd(a, g->lo, g->hi);
     b = clampd(b, g->lo, g->hi);
     if (b > a)
-        svg_rect(f, px(g, a), y, px(g, b) - px(g, a), h, fill, op);
+        cli_svg_rect(f, px(g, a), y, px(g, b) - px(g, a), h, fill, op);
 }
 
 /* A 22x12 legend swatch striped with the formats' colours. */
-static void swatch(FILE *f, double x, double y, const plot_input *in, double op)
+static void swatch(FILE *f, double x, double y, const cli_plot_input *in, double op)
 {
     int i, n = in->nformats < 1 ? 1 : in->nformats > 4 ? 4 : in->nformats;
     for (i = 0; i < n; i++)
-        svg_rect(f, x + 22.0 * i / n, y, 22.0 / n, 12,
-                 in->nformats ? plot_format_color(in->formats[i].name) : "#555555", op);
+        cli_svg_rect(f, x + 22.0 * i / n, y, 22.0 / n, 12,
+                 in->nformats ? cli_plot_format_color(in->formats[i].name) : "#555555", op);
 }
 
-int plot_svg(FILE *f, const plot_input *in)
+int cli_plot_svg(FILE *f, const cli_plot_input *in)
 {
     const double W = 1000, left = 108, right = 236, top = 74, hist_h = 290, lane_h = 18, lane_gap = 7;
-    const int nf = in->nformats < PLOT_MAX_FORMATS ? in->nformats : PLOT_MAX_FORMATS;
+    const int nf = in->nformats < CLI_PLOT_MAX_FORMATS ? in->nformats : CLI_PLOT_MAX_FORMATS;
     double lanes_top, axis_y, legend_y, H, lo = 0, hi = 0, span, t;
     int b, i, first = -1, last = -1, decades, k, step;
     uint64_t maxc = 0;
@@ -120,7 +120,7 @@ int plot_svg(FILE *f, const plot_input *in)
     span = hi - lo;
     t = span * 0.5 > 10 ? span * 0.5 : 10;
     for (i = 0; i < nf; i++) {
-        const plot_format *p = &in->formats[i];
+        const cli_plot_format *p = &in->formats[i];
         if (p->max_log2 > hi && p->max_log2 < hi + t)
             hi = p->max_log2;
         if (p->zero_log2 < lo && p->zero_log2 > lo - t)
@@ -142,37 +142,37 @@ int plot_svg(FILE *f, const plot_input *in)
     legend_y = axis_y + 52;
     H = legend_y + 46;
 
-    svg_begin(f, W, H);
-    svg_text(f, left, 28, in->title, 17, "start", 0, INK);
+    cli_svg_begin(f, W, H);
+    cli_svg_text(f, left, 28, in->title, 17, "start", 0, CLI_INK);
     if (in->subtitle)
-        svg_text(f, left, 48, in->subtitle, 12, "start", 0, GREY);
+        cli_svg_text(f, left, 48, in->subtitle, 12, "start", 0, CLI_GREY);
     if (in->zeros || in->nonfinite) {
         short_count(c1, sizeof c1, in->zeros);
         short_count(c2, sizeof c2, in->nonfinite);
         snprintf(buf, sizeof buf, "not shown: %s zeros, %s NaN/inf", c1, c2);
-        svg_text(f, left, 64, buf, 11, "start", 0, GREY);
+        cli_svg_text(f, left, 64, buf, 11, "start", 0, CLI_GREY);
     }
 
     /* histogram frame, decade grid (log-scaled counts) */
     decades = maxc > 0 ? (int)ceil(log10((double)maxc * 1.15)) : 1;
     if (decades < 1)
         decades = 1;
-    svg_rect(f, g.x0, top, g.x1 - g.x0, hist_h, "#f7f7f7", 1);
+    cli_svg_rect(f, g.x0, top, g.x1 - g.x0, hist_h, "#f7f7f7", 1);
     for (k = 0; k <= decades; k++) {
         double y = top + hist_h - (k + 0.5) / (decades + 0.5) * hist_h;
         static const char *const lab[] = {"1", "10", "100", "1k", "10k", "100k", "1M", "10M", "100M", "1G"};
-        svg_line(f, g.x0, y, g.x1, y, "#dddddd", 1, 0);
+        cli_svg_line(f, g.x0, y, g.x1, y, "#dddddd", 1, 0);
         if (k < 10)
-            svg_text(f, g.x0 - 6, y + 4, lab[k], 11, "end", 0, GREY);
+            cli_svg_text(f, g.x0 - 6, y + 4, lab[k], 11, "end", 0, CLI_GREY);
     }
-    svg_text(f, 22, top + hist_h / 2, "elements per binade (log scale)", 12, "middle", -90, INK);
+    cli_svg_text(f, 22, top + hist_h / 2, "elements per binade (log scale)", 12, "middle", -90, CLI_INK);
 
     /* subnormal bands, faint, under the bars */
     for (i = 0; i < nf; i++) {
-        const plot_format *p = &in->formats[i];
+        const cli_plot_format *p = &in->formats[i];
         double a = clampd(p->zero_log2, g.lo, g.hi), c = clampd(p->min_normal_log2, g.lo, g.hi);
         if (p->has_subnormals && c > a)
-            svg_rect(f, px(&g, a), top, px(&g, c) - px(&g, a), hist_h, plot_format_color(p->name), 0.10);
+            cli_svg_rect(f, px(&g, a), top, px(&g, c) - px(&g, a), hist_h, cli_plot_format_color(p->name), 0.10);
     }
 
     /* bars */
@@ -187,25 +187,25 @@ int plot_svg(FILE *f, const plot_input *in)
             double bw = px(&g, l + 1) - px(&g, l), w = bw - (bw * 0.2 < 2 ? bw * 0.2 : 2);
             if (w < 1.5)
                 w = 1.5;
-            svg_rect(f, px(&g, l) + (bw - w) / 2, y0, w, h, BAR_COLOR, 0.85);
+            cli_svg_rect(f, px(&g, l) + (bw - w) / 2, y0, w, h, CLI_BAR_COLOR, 0.85);
         }
     }
 
     /* thresholds across the histogram: overflow solid, underflow dashed */
     for (i = 0; i < nf; i++) {
-        const plot_format *p = &in->formats[i];
-        const char *col = plot_format_color(p->name);
+        const cli_plot_format *p = &in->formats[i];
+        const char *col = cli_plot_format_color(p->name);
         if (p->max_log2 > g.lo && p->max_log2 < g.hi)
-            svg_line(f, px(&g, p->max_log2), top, px(&g, p->max_log2), top + hist_h, col, 1.8, 0);
+            cli_svg_line(f, px(&g, p->max_log2), top, px(&g, p->max_log2), top + hist_h, col, 1.8, 0);
         if (p->zero_log2 > g.lo && p->zero_log2 < g.hi)
-            svg_line(f, px(&g, p->zero_log2), top, px(&g, p->zero_log2), top + hist_h, col, 1.5, 4);
+            cli_svg_line(f, px(&g, p->zero_log2), top, px(&g, p->zero_log2), top + hist_h, col, 1.5, 4);
     }
     /* their labels, each in the first row where it overlaps no other, on a white backing */
     {
-        double used[2 * PLOT_MAX_FORMATS][2];
-        int row_of[2 * PLOT_MAX_FORMATS], nl = 0, j;
+        double used[2 * CLI_PLOT_MAX_FORMATS][2];
+        int row_of[2 * CLI_PLOT_MAX_FORMATS], nl = 0, j;
         for (i = 0; i < 2 * nf; i++) {
-            const plot_format *p = &in->formats[i / 2];
+            const cli_plot_format *p = &in->formats[i / 2];
             int over = (i & 1) == 0, row;
             double l = over ? p->max_log2 : p->zero_log2, x, w, a, z;
             if (!(l > g.lo && l < g.hi))
@@ -215,7 +215,7 @@ int plot_svg(FILE *f, const plot_input *in)
             x = px(&g, l);
             a = over ? x - 3 - w : x + 3;
             z = a + w;
-            for (row = 0; row < 2 * PLOT_MAX_FORMATS; row++) {
+            for (row = 0; row < 2 * CLI_PLOT_MAX_FORMATS; row++) {
                 for (j = 0; j < nl; j++)
                     if (row_of[j] == row && a < used[j][1] + 4 && z > used[j][0] - 4)
                         break;
@@ -225,36 +225,38 @@ int plot_svg(FILE *f, const plot_input *in)
             used[nl][0] = a;
             used[nl][1] = z;
             row_of[nl++] = row;
-            svg_rect(f, a - 1, top + 3 + 14 * row, w + 2, 13, "white", 0.85);
-            svg_text(f, a, top + 13 + 14 * row, buf, 10.5, "start", 0, plot_format_color(p->name));
+            cli_svg_rect(f, a - 1, top + 3 + 14 * row, w + 2, 13, "white", 0.85);
+            cli_svg_text(f, a, top + 13 + 14 * row, buf, 10.5, "start", 0, cli_plot_format_color(p->name));
         }
     }
     if (first < 0)
-        svg_text(f, (g.x0 + g.x1) / 2, top + hist_h / 2, "no finite nonzero elements", 14, "middle", 0, GREY);
+        cli_svg_text(f, (g.x0 + g.x1) / 2, top + hist_h / 2, "no finite nonzero elements", 14, "middle", 0, CLI_GREY);
 
     /* lanes */
     for (i = 0; i < nf; i++) {
-        const plot_format *p = &in->formats[i];
-        const char *col = plot_format_color(p->name);
+        const cli_plot_format *p = &in->formats[i];
+        const char *col = cli_plot_format_color(p->name);
         double y = lanes_top + i * (lane_h + lane_gap);
-        lane_seg(f, &g, g.lo, p->zero_log2, y, lane_h, ZERO_COLOR, 1);
+        lane_seg(f, &g, g.lo, p->zero_log2, y, lane_h, CLI_ZERO_COLOR, 1);
         if (p->has_subnormals)
             lane_seg(f, &g, p->zero_log2, p->min_normal_log2, y, lane_h, col, 0.35);
         lane_seg(f, &g, p->min_normal_log2, p->max_log2, y, lane_h, col, 0.9);
-        lane_seg(f, &g, p->max_log2, g.hi, y, lane_h, OVERFLOW_COLOR, 0.8);
+        lane_seg(f, &g, p->max_log2, g.hi, y, lane_h, CLI_OVERFLOW_COLOR, 0.8);
         scale_label(c1, sizeof c1, p->scale_log2);
         snprintf(buf, sizeof buf, "%s%s", p->name, c1);
-        svg_text(f, g.x0 - 6, y + lane_h - 5, buf, 12, "end", 0, col);
+        cli_svg_text(f, g.x0 - 6, y + lane_h - 5, buf, 12, "end", 0, col);
         short_count(c1, sizeof c1, p->overflow);
         short_count(c2, sizeof c2, p->underflow);
         short_count(c3, sizeof c3, p->subnormal);
         snprintf(buf, sizeof buf, "ovf %s \xc2\xb7 \xe2\x86\x92" "0 %s \xc2\xb7 sub %s", c1, c2, c3);
-        svg_text(f, g.x1 + 10, y + lane_h - 5, buf, 11.5, "start", 0, p->overflow || p->underflow ? INK : GREY);
+        cli_svg_text(f, g.x1 + 10, y + lane_h - 5, buf, 11.5, "start", 0,
+                     p->overflow || p->underflow ? CLI_INK : CLI_GREY);
     }
-    svg_text(f, g.x1 + 10, lanes_top - 4, "elements: overflow \xc2\xb7 to 0 \xc2\xb7 subnormal", 10, "start", 0, GREY);
+    cli_svg_text(f, g.x1 + 10, lanes_top - 4, "elements: overflow \xc2\xb7 to 0 \xc2\xb7 subnormal", 10, "start", 0,
+                 CLI_GREY);
 
     /* x axis */
-    svg_line(f, g.x0, axis_y, g.x1, axis_y, INK, 1, 0);
+    cli_svg_line(f, g.x0, axis_y, g.x1, axis_y, CLI_INK, 1, 0);
     span = g.hi - g.lo;
     step = span <= 24 ? 2 : span <= 60 ? 5 : span <= 150 ? 10 : 20;
     for (k = (int)ceil(g.lo); k <= (int)floor(g.hi); k++) {
@@ -262,42 +264,43 @@ int plot_svg(FILE *f, const plot_input *in)
         int major = k % step == 0;
         if (!major && step >= 10 && k % (step / 5) != 0)
             continue; /* minor ticks every binade only where they do not make a comb */
-        svg_line(f, x, axis_y, x, axis_y + (major ? 6 : 3), INK, 1, 0);
+        cli_svg_line(f, x, axis_y, x, axis_y + (major ? 6 : 3), CLI_INK, 1, 0);
         if (major) {
             snprintf(buf, sizeof buf, "%d", k);
-            svg_text(f, x, axis_y + 19, buf, 11, "middle", 0, INK);
-            svg_line(f, x, top, x, top + hist_h, "#e6e6e6", 0.8, 0);
+            cli_svg_text(f, x, axis_y + 19, buf, 11, "middle", 0, CLI_INK);
+            cli_svg_line(f, x, top, x, top + hist_h, "#e6e6e6", 0.8, 0);
         }
     }
-    svg_text(f, (g.x0 + g.x1) / 2, axis_y + 38, "log2 |x|   (x before scaling; a format used with scale s shows its "
-                                                "range divided by s)",
-             12, "middle", 0, INK);
+    cli_svg_text(f, (g.x0 + g.x1) / 2, axis_y + 38,
+                 "log2 |x|   (x before scaling; a format used with scale s shows its range divided by s)", 12, "middle",
+                 0, CLI_INK);
 
     /* legend */
     {
         double x = left, y = legend_y;
         swatch(f, x, y - 10, in, 0.9);
-        svg_text(f, x + 28, y, "normal range (format's colour)", 11, "start", 0, INK);
+        cli_svg_text(f, x + 28, y, "normal range (format's colour)", 11, "start", 0, CLI_INK);
         x += 200;
         swatch(f, x, y - 10, in, 0.35);
-        svg_text(f, x + 28, y, "subnormal band", 11, "start", 0, INK);
+        cli_svg_text(f, x + 28, y, "subnormal band", 11, "start", 0, CLI_INK);
         x += 128;
-        svg_rect(f, x, y - 10, 22, 12, ZERO_COLOR, 1);
-        svg_text(f, x + 28, y, "rounds to zero (underflow)", 11, "start", 0, INK);
+        cli_svg_rect(f, x, y - 10, 22, 12, CLI_ZERO_COLOR, 1);
+        cli_svg_text(f, x + 28, y, "rounds to zero (underflow)", 11, "start", 0, CLI_INK);
         x += 180;
-        svg_rect(f, x, y - 10, 22, 12, OVERFLOW_COLOR, 0.8);
-        svg_text(f, x + 28, y, "overflows (inf, NaN or saturation)", 11, "start", 0, INK);
+        cli_svg_rect(f, x, y - 10, 22, 12, CLI_OVERFLOW_COLOR, 0.8);
+        cli_svg_text(f, x + 28, y, "overflows (inf, NaN or saturation)", 11, "start", 0, CLI_INK);
         y += 22;
         x = left;
-        svg_line(f, x, y - 4, x + 22, y - 4, INK, 1.8, 0);
-        svg_text(f, x + 28, y, "largest finite value: overflow to the right", 11, "start", 0, INK);
+        cli_svg_line(f, x, y - 4, x + 22, y - 4, CLI_INK, 1.8, 0);
+        cli_svg_text(f, x + 28, y, "largest finite value: overflow to the right", 11, "start", 0, CLI_INK);
         x += 290;
-        svg_line(f, x, y - 4, x + 22, y - 4, INK, 1.5, 4);
-        svg_text(f, x + 28, y, "half the smallest subnormal: values to the left round to 0", 11, "start", 0, INK);
+        cli_svg_line(f, x, y - 4, x + 22, y - 4, CLI_INK, 1.5, 4);
+        cli_svg_text(f, x + 28, y, "half the smallest subnormal: values to the left round to 0", 11, "start", 0,
+                     CLI_INK);
         x += 370;
-        svg_rect(f, x, y - 10, 22, 12, BAR_COLOR, 0.85);
-        svg_text(f, x + 28, y, "data", 11, "start", 0, INK);
+        cli_svg_rect(f, x, y - 10, 22, 12, CLI_BAR_COLOR, 0.85);
+        cli_svg_text(f, x + 28, y, "data", 11, "start", 0, CLI_INK);
     }
-    svg_end(f);
+    cli_svg_end(f);
     return ferror(f) ? -1 : 0;
 }

@@ -1,0 +1,201 @@
+/* tools/cli/cli_util.c - see cli_util.h. */
+#include "cli_util.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- messages ----------------------------------------------------------------------------------- */
+
+const cli_voice cli_tool = {"minifloat: ", "minifloat"};
+
+static void vmessage(const cli_voice *v, const char *fmt, va_list ap)
+{
+    fputs(v->prefix, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int cli_usage_error(const cli_voice *v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(v, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "Try '%s --help' for more information.\n", v->help);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_data_error(const cli_voice *v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(v, fmt, ap);
+    va_end(ap);
+    return CLI_EXIT_DATA;
+}
+
+/* ---- options and numbers ------------------------------------------------------------------------ */
+
+int cli_opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(lng);
+    if (strncmp(a, lng, n) == 0 && a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (strcmp(a, lng) == 0 || (shrt && strcmp(a, shrt) == 0)) {
+        if (*i + 1 >= argc)
+            return -1;
+        *val = argv[++*i];
+        return 1;
+    }
+    return 0;
+}
+
+int cli_is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+int cli_parse_double(const char *s, double *out)
+{
+    char *end;
+    double v;
+    while (cli_is_space(*s))
+        s++;
+    if (*s == '\0')
+        return 0;
+    v = strtod(s, &end);
+    if (end == s)
+        return 0;
+    while (cli_is_space(*end))
+        end++;
+    if (*end != '\0')
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int cli_parse_float(const char *s, float *out)
+{
+    double v;
+    errno = 0;
+    if (!cli_parse_double(s, &v) || errno || v != v || v > FLT_MAX || v < -FLT_MAX)
+        return 0;
+    *out = (float)v;
+    return 1;
+}
+
+int cli_parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (*s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    v = strtoull(s, &end, 0);
+    if (errno || *end != '\0' || v > max)
+        return 0;
+    *out = (uint64_t)v;
+    return 1;
+}
+
+int cli_parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    long v;
+    if (*s == '\0')
+        return 0;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || *end != '\0' || v < lo || v > hi)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int cli_parse_hex_code(const char *s, int bits, uint64_t *out)
+{
+    uint64_t v = 0;
+    int ndig = 0;
+    while (cli_is_space(*s))
+        s++;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        s += 2;
+    for (; hex_digit(*s) >= 0; s++) {
+        if (v >> 60)
+            return 0;
+        v = v << 4 | (uint64_t)hex_digit(*s);
+        ndig++;
+    }
+    while (cli_is_space(*s))
+        s++;
+    if (ndig == 0 || *s != '\0')
+        return 0;
+    if (bits < 64 && (v >> bits) != 0)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+int cli_name_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (lower(*a) != lower(*b))
+            return 0;
+    return *a == *b;
+}
+
+/* ---- formats ------------------------------------------------------------------------------------ */
+
+const mf_format cli_formats[CLI_N_FORMATS] = {MF_FP32,     MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
+                                              MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
+
+mf_format_desc cli_describe(mf_format f)
+{
+    mf_format_desc d;
+    memset(&d, 0, sizeof d);
+    mf_format_describe(f, &d);
+    return d;
+}
+
+int cli_hex_digits(int bits) { return bits <= 4 ? 1 : bits >= 64 ? 16 : (bits + 3) / 4; }
+
+void cli_format_value(char *buf, size_t size, double v, int digits)
+{
+    if (v != v)
+        snprintf(buf, size, "%snan", signbit(v) ? "-" : "");
+    else if (v == HUGE_VAL || v == -HUGE_VAL)
+        snprintf(buf, size, "%sinf", v < 0 ? "-" : "");
+    else
+        snprintf(buf, size, "%.*g", digits, v);
+}
+
+void cli_format_hexfloat(char *buf, size_t size, double v)
+{
+    if (v != v || v == HUGE_VAL || v == -HUGE_VAL)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%a", v);
+}
+
+void cli_format_code(char *buf, size_t size, const mf_format_desc *d, uint64_t code)
+{
+    snprintf(buf, size, "0x%0*llx", cli_hex_digits(d->bits), (unsigned long long)code);
+}

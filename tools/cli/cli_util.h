@@ -1,0 +1,76 @@
+/* tools/cli/cli_util.h - what the commands share: messages, option and number parsing, format printing. */
+#ifndef CLI_UTIL_H
+#define CLI_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <minifloat.h>
+
+/* Exit status: 0 success, 1 data or I/O error, 2 usage error (docs/cli.md). */
+#define CLI_EXIT_DATA 1
+#define CLI_EXIT_USAGE 2
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLI_PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_PRINTF_LIKE(a, b)
+#endif
+
+/* ---- messages ----------------------------------------------------------------------------------- */
+
+/* Who a message speaks for: the prefix of its line, and the command whose --help a usage error
+ * points to ("Try 'minifloat --help' ..."). */
+typedef struct cli_voice {
+    const char *prefix; /* "minifloat: " */
+    const char *help;   /* "minifloat" */
+} cli_voice;
+
+/* The tool itself: main, info, show and convert (their messages name the command). */
+extern const cli_voice cli_tool;
+
+/* Print the message on stderr, with the help hint; return CLI_EXIT_USAGE. */
+int cli_usage_error(const cli_voice *v, const char *fmt, ...) CLI_PRINTF_LIKE(2, 3);
+/* Print the message on stderr; return CLI_EXIT_DATA. */
+int cli_data_error(const cli_voice *v, const char *fmt, ...) CLI_PRINTF_LIKE(2, 3);
+
+/* ---- options and numbers ------------------------------------------------------------------------ */
+
+/* If argv[*i] is the option `lng` ("--name", also "--name=VALUE") or `shrt` ("-r", may be NULL),
+ * return 1 and its value in *val (advancing *i past a separate value), -1 if the value is missing,
+ * 0 if it is not this option. */
+int cli_opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val);
+
+/* The parsers return 1 and set *out, or return 0 and leave it. */
+int cli_is_space(char c);
+/* A whole string as a double: decimal, hex-float, inf, nan (strtod's syntax), blanks around. */
+int cli_parse_double(const char *s, double *out);
+/* cli_parse_double into a finite float; strtod's range errors (ERANGE) refused too. */
+int cli_parse_float(const char *s, float *out);
+/* An unsigned integer (decimal, or hexadecimal with 0x), first character a digit, at most max. */
+int cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
+/* A decimal integer in lo..hi (strtol's syntax). */
+int cli_parse_int(const char *s, long lo, long hi, int *out);
+/* A code in hexadecimal, "0x" optional, blanks around; at most `bits` bits wide. */
+int cli_parse_hex_code(const char *s, int bits, uint64_t *out);
+/* Whether a and b are the same name, ignoring ASCII case. */
+int cli_name_eq(const char *a, const char *b);
+
+/* ---- formats, as info, show and convert print them ---------------------------------------------- */
+
+/* The nine formats of the generic contract, in table order. */
+extern const mf_format cli_formats[];
+#define CLI_N_FORMATS 9
+
+/* mf_format_describe's facts (all zero for an unknown format). */
+mf_format_desc cli_describe(mf_format f);
+/* Hex digits of a code of `bits` bits. */
+int cli_hex_digits(int bits);
+/* A value as text: inf/nan spelled the same on every C library, finite values with %.*g. */
+void cli_format_value(char *buf, size_t size, double v, int digits);
+/* Hex-float of a finite value; "-" otherwise. */
+void cli_format_hexfloat(char *buf, size_t size, double v);
+/* "0x1f": a code with the format's number of hex digits. */
+void cli_format_code(char *buf, size_t size, const mf_format_desc *d, uint64_t code);
+
+#endif /* CLI_UTIL_H */

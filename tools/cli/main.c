@@ -1,0 +1,84 @@
+/* tools/cli/main.c - the minifloat command-line tool: help, version, and dispatch to the commands. */
+/* Each command has its own file (info.c, show.c, convert.c, analyze.c, train_demo_cmd.c); the tool uses
+ * only the public API of <minifloat.h>. docs/cli.md describes the commands. */
+#include <stdio.h>
+#include <string.h>
+
+#include <minifloat.h>
+
+#include "cli_util.h"
+#include "commands.h"
+
+/* The usage; the %s is analyze's part (cli_analyze_usage). */
+static const char usage_text[] =
+    "usage: minifloat info [FORMAT]\n"
+    "       minifloat show X [-r MODE] [--sat] [--rbits N]\n"
+    "       minifloat convert --from FORMAT --to FORMAT [options] < input > output\n"
+    "       minifloat analyze FILE [--formats LIST] [--scale auto|S] [--op OP] [-r MODE] [--sat] [--plot OUT]\n"
+    "       minifloat train-demo [options]   (minifloat train-demo --help)\n"
+    "       minifloat help | --help | --version\n"
+    "\n"
+    "formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0, and f64 (convert only)\n"
+    "modes:   rn (nearest even, default) rna rz ru rd ro sr (stochastic)\n"
+    "\n"
+    "info [FORMAT]      bits, bias, max, min normal, min subnormal, epsilon and special codes\n"
+    "show X             X (decimal, hex-float like 0x1.8p+1, inf, nan) rounded into every format:\n"
+    "                   code, bit fields, decoded value, relative error, events\n"
+    "  -r, --round MODE   rounding mode (default rn)\n"
+    "  --sat, --saturate  overflow saturates to +-max (default: IEEE overflow)\n"
+    "  --rbits N          the 32 random bits used by -r sr (default 0)\n"
+    "convert            stream stdin to stdout; raw arrays in mf_convert's layout by default\n"
+    "  --from FORMAT      input format (with text input: defaults to f64)\n"
+    "  --to FORMAT        output format (required)\n"
+    "  -r, --round MODE   rounding mode (default rn)\n"
+    "  --sat, --saturate  overflow saturates to +-max (default: IEEE overflow)\n"
+    "  --seed S           Philox seed of -r sr; one stream over the whole input (default 0)\n"
+    "  --text             one number per line in and out (--text-in, --text-out: one side only);\n"
+    "                     an input number is rounded (rn) into --from first, unless --from is f64\n"
+    "  --hex              codes in hexadecimal instead of numbers (--hex-in, --hex-out: one side)\n"
+    "  --count N          stop after N elements (e.g. an odd number of packed e2m1 codes)\n"
+    "  --chunk N          elements per conversion call (default 8192, rounded up to even;\n"
+    "                     0 = the whole input in one call)\n"
+    "  --stats            print the event counts to stderr at the end\n"
+    "%s"
+    "train-demo         a small MLP trained with FP32 master weights in f32, bf16, f16 (with and\n"
+    "                   without loss scaling), FP8 and MXFP8; see minifloat train-demo --help\n"
+    "\n"
+    "exit status: 0 success, 1 data or I/O error, 2 usage error\n";
+
+static void print_usage(FILE *f) { fprintf(f, usage_text, cli_analyze_usage); }
+
+int main(int argc, char **argv)
+{
+    const char *cmd;
+    if (argc < 2) {
+        print_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        print_usage(stdout);
+        return fflush(stdout) == 0 ? 0 : CLI_EXIT_DATA;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("minifloat %s\n", mf_version());
+        return 0;
+    }
+    if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) &&
+        (strcmp(cmd, "info") == 0 || strcmp(cmd, "show") == 0 || strcmp(cmd, "convert") == 0 ||
+         strcmp(cmd, "analyze") == 0)) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "info") == 0)
+        return cli_info_main(argc, argv);
+    if (strcmp(cmd, "show") == 0)
+        return cli_show_main(argc, argv);
+    if (strcmp(cmd, "convert") == 0)
+        return cli_convert_main(argc, argv);
+    if (strcmp(cmd, "analyze") == 0)
+        return cli_analyze_main(argc, argv);
+    if (strcmp(cmd, "train-demo") == 0)
+        return cli_train_demo_main(argc, argv);
+    return cli_usage_error(&cli_tool, "unknown command '%s' (info, show, convert, analyze, train-demo, help)", cmd);
+}
