@@ -421,27 +421,33 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
         room_round_store(D, R, O, C, dst, i, v_load_u32(src + i), v_zero(), tp, ct);
 }
 
-/* The instantiations: every (destination, mode, policy, counting) with constant arguments. */
+/* The instantiations: every (destination, mode, policy) with constant arguments; the counting calls
+ * (statistics asked for) once per destination, with the mode and policy read at run time. */
 #define ROOM_RLOOP(D, R, O, C) room_round_loop(D, dst, src, n, R, O, C, ks, idx0, ct)
-#define ROOM_RCASE_C(D, R, O)                                                                         \
-    if (count)                                                                                        \
-        ROOM_RLOOP(D, R, O, 1);                                                                       \
-    else                                                                                              \
-        ROOM_RLOOP(D, R, O, 0);
 #define ROOM_RCASE_O(D, R)                                                                            \
     case R:                                                                                           \
-        if (o == MF_OVERFLOW_SATURATE) {                                                              \
-            ROOM_RCASE_C(D, R, MF_OVERFLOW_SATURATE)                                                  \
-        } else {                                                                                      \
-            ROOM_RCASE_C(D, R, MF_OVERFLOW_IEEE)                                                      \
-        }                                                                                             \
+        if (o == MF_OVERFLOW_SATURATE)                                                                \
+            ROOM_RLOOP(D, R, MF_OVERFLOW_SATURATE, 0);                                                \
+        else                                                                                          \
+            ROOM_RLOOP(D, R, MF_OVERFLOW_IEEE, 0);                                                    \
         break;
 /* one function per destination: in one function holding all of them, the compiler stopped folding
- * the format's facts (a 16-element call spent about 2 ns computing them) */
+ * the format's facts */
 #define ROOM_RFUNC(D, NAME)                                                                           \
-    void NAME(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,  \
-                     const k_philox_keys *ks, uint64_t idx0, k_counts *ct)                            \
+    __attribute__((noinline)) static void NAME##_counting(void *dst, const uint32_t *src, size_t n,  \
+                                                          mf_round r, mf_overflow o,                  \
+                                                          const k_philox_keys *ks, uint64_t idx0,     \
+                                                          k_counts *ct)                               \
     {                                                                                                 \
+        ROOM_RLOOP(D, r, o, 1);                                                                       \
+    }                                                                                                 \
+    void NAME(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,         \
+              const k_philox_keys *ks, uint64_t idx0, k_counts *ct)                                   \
+    {                                                                                                 \
+        if (count) {                                                                                  \
+            NAME##_counting(dst, src, n, r, o, ks, idx0, ct);                                         \
+            return;                                                                                   \
+        }                                                                                             \
         switch (r) {                                                                                  \
             ROOM_RCASE_O(D, MF_ROUND_NEAREST_EVEN)                                                    \
             ROOM_RCASE_O(D, MF_ROUND_NEAREST_AWAY)                                                    \
