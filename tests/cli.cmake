@@ -1,7 +1,7 @@
 # CLI tier: the minifloat tool, driven through POSIX sh scripts in tests/cli/.
 # Each script gets the tool, a scratch directory and (help only) the project version.
 if(TARGET minifloat_cli)
-  set(MF_CLI_TESTS help info show convert_text convert_binary e2m1 errors stochastic)
+  set(MF_CLI_TESTS help info show convert_text convert_binary e2m1 errors stochastic plan)
   foreach(t IN LISTS MF_CLI_TESTS)
     add_test(NAME cli_${t}
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/${t}.sh $<TARGET_FILE:minifloat_cli>

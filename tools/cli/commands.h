@@ -8,6 +8,7 @@ int cli_info_main(int argc, char **argv);
 int cli_show_main(int argc, char **argv);
 int cli_convert_main(int argc, char **argv);
 int cli_analyze_main(int argc, char **argv);
+int cli_plan_main(int argc, char **argv);
 int cli_train_demo_main(int argc, char **argv);
 
 /* The usage lines of analyze, for `minifloat --help`. */

@@ -1,5 +1,5 @@
 /* tools/cli/main.c - the minifloat command-line tool: help, version, and dispatch to the commands. */
-/* Each command has its own file (info.c, show.c, convert.c, analyze.c, train_demo_cmd.c); the tool uses
+/* Each command has its own file (info.c, show.c, convert.c, analyze.c, plan.c, train_demo_cmd.c); the tool uses
  * only the public API of <minifloat.h>. docs/cli.md describes the commands. */
 #include <stdio.h>
 #include <string.h>
@@ -15,10 +15,12 @@ static const char usage_text[] =
     "       minifloat show X [-r MODE] [--sat] [--rbits N]\n"
     "       minifloat convert --from FORMAT --to FORMAT [options] < input > output\n"
     "       minifloat analyze FILE [--formats LIST] [--scale auto|S] [--op OP] [-r MODE] [--sat] [--plot OUT]\n"
+    "       minifloat plan SRC DST [-n N] [-r MODE] [--sat] [--stats] [--threads T] [--sr-offset K]\n"
+    "                      [--misalign-src B] [--misalign-dst B]\n"
     "       minifloat train-demo [options]   (minifloat train-demo --help)\n"
     "       minifloat help | --help | --version\n"
     "\n"
-    "formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0, and f64 (convert only)\n"
+    "formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0, and f64 (convert and plan only)\n"
     "modes:   rn (nearest even, default) rna rz ru rd ro sr (stochastic)\n"
     "\n"
     "info [FORMAT]      bits, bias, max, min normal, min subnormal, epsilon and special codes\n"
@@ -41,6 +43,16 @@ static const char usage_text[] =
     "                     0 = the whole input in one call)\n"
     "  --stats            print the event counts to stderr at the end\n"
     "%s"
+    "plan SRC DST       which code mf_convert runs for one call (mf_convert_plan): the backend, the\n"
+    "                   body's path, the head and tail that go through a bounce buffer, streaming,\n"
+    "                   threads; MF_BACKEND=<name> in the environment selects the backend\n"
+    "  -n, --count N      elements of the call (default 4096)\n"
+    "  -r, --round MODE   rounding mode (default rn); --sat: overflow saturates (default IEEE)\n"
+    "  --stats            a call that counts events\n"
+    "  --threads T        opts.threads (default 0: the calling thread only)\n"
+    "  --sr-offset K      opts.sr_offset, the stream index of element 0 (default 0)\n"
+    "  --misalign-src B   the source array starts B bytes (0-63) past a 64-byte boundary (default 0)\n"
+    "  --misalign-dst B   the same for the destination array\n"
     "train-demo         a small MLP trained with FP32 master weights in f32, bf16, f16 (with and\n"
     "                   without loss scaling), FP8 and MXFP8; see minifloat train-demo --help\n"
     "\n"
@@ -66,7 +78,7 @@ int main(int argc, char **argv)
     }
     if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) &&
         (strcmp(cmd, "info") == 0 || strcmp(cmd, "show") == 0 || strcmp(cmd, "convert") == 0 ||
-         strcmp(cmd, "analyze") == 0)) {
+         strcmp(cmd, "analyze") == 0 || strcmp(cmd, "plan") == 0)) {
         print_usage(stdout);
         return 0;
     }
@@ -78,7 +90,10 @@ int main(int argc, char **argv)
         return cli_convert_main(argc, argv);
     if (strcmp(cmd, "analyze") == 0)
         return cli_analyze_main(argc, argv);
+    if (strcmp(cmd, "plan") == 0)
+        return cli_plan_main(argc, argv);
     if (strcmp(cmd, "train-demo") == 0)
         return cli_train_demo_main(argc, argv);
-    return cli_usage_error(&cli_tool, "unknown command '%s' (info, show, convert, analyze, train-demo, help)", cmd);
+    return cli_usage_error(&cli_tool, "unknown command '%s' (info, show, convert, analyze, plan, train-demo, help)",
+                           cmd);
 }
