@@ -3,4 +3,25 @@
  * generates, which defines BK_DST and BK_ROUND_NAME and includes the backend's configuration first. */
 #include "backend_kernels.h"
 
+#ifdef BK_ROUND_PARENT
+/* A backend that changes only some calls of this kernel (BK_ROUND_CHANGES(r, count)) passes the others
+ * to its parent's kernel for the same destination. */
+void BK_ROUND_PARENT(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,
+                     const k_philox_keys *ks, uint64_t idx0, k_counts *ct);
+void BK_ROUND_NAME(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,
+                   const k_philox_keys *ks, uint64_t idx0, k_counts *ct);
+
+void BK_ROUND_NAME(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,
+                   const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
+{
+    if (!BK_ROUND_CHANGES(r, count))
+        BK_ROUND_PARENT(dst, src, n, r, o, count, ks, idx0, ct);
+    else
+        switch (r) {
+            ROOM_RCASE_O(BK_DST, MF_ROUND_NEAREST_EVEN) /* the one mode a backend changes so far */
+        default: break;
+        }
+}
+#else
 ROOM_RFUNC(BK_DST, BK_ROUND_NAME)
+#endif

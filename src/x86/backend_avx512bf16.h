@@ -66,6 +66,8 @@ MF_V int hw_bf16_direct_ok(void)
 #define BK_OWN_DSTS(s)                                                                                    \
     (BK_BIT(MF_BF16) | (BK_BYTE_FMTS >> (s) & 1u ? (BK_BYTE_FMTS | BK_BIT(MF_FP16)) & ~BK_BIT(s) : 0u))
 #define BK_PARENT mf__room_avx512
+/* its round kernel into bf16 differs from avx512's only in rn without statistics (vcvtneps2bf16) */
+#define BK_ROUND_CHANGES(r, count) ((r) == MF_ROUND_NEAREST_EVEN && !(count))
 
 #ifdef BK_PATHS
 /* ---- byte-code tables (AVX512_VBMI): 256 entries in four registers, 64 lookups in four ops ---------- */
