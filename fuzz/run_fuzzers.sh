@@ -1,18 +1,40 @@
 #!/bin/sh
-# Run every libFuzzer target for SECONDS on a scratch copy of its corpus.
-# usage: fuzz/run_fuzzers.sh BUILD_DIR [SECONDS]     (BUILD_DIR configured with -DMF_BUILD_FUZZERS=ON)
+# Run every libFuzzer target for SECONDS on a scratch copy of its corpus, JOBS targets at a time.
+# usage: fuzz/run_fuzzers.sh BUILD_DIR [SECONDS] [JOBS]   (BUILD_DIR configured with -DMF_BUILD_FUZZERS=ON)
 set -eu
 b=$1
 s=${2:-20}
-for t in fuzz_roundtrip fuzz_monotonic fuzz_differential fuzz_bulk fuzz_npy; do
-    d=$(mktemp -d)
-    cp fuzz/corpus/$t/* "$d"/
-    echo "fuzzing $t for ${s}s"
-    if ! "$b/fuzz/$t" -max_total_time="$s" -print_final_stats=1 -artifact_prefix="$d/" "$d" 2>"$d.log"; then
-        tail -n 40 "$d.log"
+jobs=${3:-1}
+work=$(mktemp -d)
+
+# one target: its stats on success; the log's tail and the artifacts' folder on failure (exit 1)
+fuzz_one() {
+    t=$1
+    d=$work/$t
+    mkdir -p "$d/corpus"
+    cp fuzz/corpus/$t/* "$d/corpus/"
+    if ! "$b/fuzz/$t" -max_total_time="$s" -print_final_stats=1 -artifact_prefix="$d/" "$d/corpus" 2>"$d/log"; then
+        tail -n 40 "$d/log"
         echo "$t: failure; artifacts in $d"
-        exit 1
+        return 1
     fi
-    grep -E "stat::number_of_executed_units|stat::new_units_added" "$d.log" | sed "s/^/$t /"
-    rm -rf "$d" "$d.log"
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "$d/log" | sed "s/^/$t /"
+}
+
+failed=0
+running=0
+pids=""
+for t in fuzz_roundtrip fuzz_monotonic fuzz_differential fuzz_bulk fuzz_npy; do
+    echo "fuzzing $t for ${s}s"
+    fuzz_one "$t" &
+    pids="$pids $!"
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        for p in $pids; do wait "$p" || failed=1; done
+        pids=""
+        running=0
+    fi
 done
+for p in $pids; do wait "$p" || failed=1; done
+[ "$failed" -eq 0 ] || exit 1
+rm -rf "$work"

@@ -1,13 +1,21 @@
 #!/bin/sh
 # minifloat set-up: install what is missing (Debian packages), build, then
-#   scripts/setup.sh demo   run the demo: one value in every format, the C example, the overflow lab on
-#                           a shipped tensor (table, histogram, build/activations.svg) and the training
-#                           demo (build/train.svg)
-#   scripts/setup.sh test   run every test tier: unit, exhaustive, hygiene, cuda (skips without a GPU),
-#                           fuzz replay, cli, package; the unit tier again under ASan+UBSan; the
-#                           first-use threads test under ThreadSanitizer; each libFuzzer target
-#                           briefly when clang is present; and the unit tier cross-built for aarch64
-#                           under qemu-user when the cross tools are installed (scripts/cross-aarch64.sh).
+#   scripts/setup.sh demo      run the demo: one value in every format, the C example, the overflow lab
+#                              on a shipped tensor (table, histogram, build/activations.svg) and the
+#                              training demo (build/train.svg)
+#   scripts/setup.sh test      every test tier, as CI runs it: the Release build's tiers (unit,
+#                              exhaustive, hygiene, cuda (skips without a GPU), fuzz replay, cli,
+#                              package), the sanitizer and fuzzer steps below, and the unit tier
+#                              cross-built for aarch64 under qemu-user when the cross tools are there
+#   scripts/setup.sh test-all  the same, with every backend's exhaustive sweep over all 2^32 inputs
+#                              (CI sweeps the portable core and the best backend fully, the others by
+#                              a rotating sixteenth: tests/exhaustive.cmake)
+#   scripts/setup.sh asan      the unit, fuzz and cli tiers under AddressSanitizer + UBSan (build-asan)
+#   scripts/setup.sh tsan      a process's first conversions from several threads under ThreadSanitizer
+#   scripts/setup.sh fuzz      each libFuzzer target for MF_FUZZ_SECONDS (default 20), with clang
+# Each step prints how long it took. Sanitizer and fuzzer builds use clang at -O1 where it is installed
+# (they compile several times faster than with gcc, whose ASan build of the AVX-512 code needs more
+# memory than a small machine has), else gcc.
 set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-demo}
@@ -33,12 +41,69 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
 
-# ---- build ---------------------------------------------------------------------------------------
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMF_WERROR=ON >/dev/null
-cmake --build build -j "$jobs"
+# ---- steps ---------------------------------------------------------------------------------------
+t_start=$(date +%s)
+t_step=$t_start
+step_done() { # name: print the step's time and the total so far
+    now=$(date +%s)
+    echo "setup.sh: $1 took $((now - t_step)) s ($((now - t_start)) s in all)"
+    t_step=$now
+}
+if command -v clang >/dev/null && command -v clang++ >/dev/null; then
+    san_cc="-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++"
+    san_flags="-O1 -g"
+else
+    san_cc=""
+    san_flags="-O2 -g"
+fi
+
+build_release() {
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMF_WERROR=ON >/dev/null
+    cmake --build build -j "$jobs"
+    step_done "the Release build"
+}
+# The unit, fuzz and cli tiers under AddressSanitizer and UndefinedBehaviorSanitizer.
+run_asan() {
+    # shellcheck disable=SC2086
+    cmake -S . -B build-asan $san_cc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_flags" \
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$san_flags" -DMF_SANITIZE=address,undefined -DMF_CUDA=OFF >/dev/null
+    cmake --build build-asan -j "$jobs"
+    ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli' --output-on-failure
+    step_done "ASan+UBSan (unit, fuzz, cli)"
+}
+# ThreadSanitizer over a process's first conversions made by several threads at once.
+run_tsan() {
+    # shellcheck disable=SC2086
+    cmake -S . -B build-tsan $san_cc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_flags" \
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$san_flags" -DMF_SANITIZE=thread -DMF_CUDA=OFF -DMF_BUILD_TOOLS=OFF >/dev/null
+    cmake --build build-tsan -j "$jobs" --target test_threads
+    ./build-tsan/tests/test_threads
+    step_done "ThreadSanitizer (test_threads)"
+}
+# libFuzzer, briefly, where clang is available (the corpora are replayed by ctest either way).
+run_fuzz() {
+    if command -v clang >/dev/null; then
+        CC=clang CXX=clang++ cmake -S . -B build-fuzz -DMF_BUILD_FUZZERS=ON -DMF_BUILD_TESTS=OFF \
+            -DMF_BUILD_TOOLS=OFF -DMF_CUDA=OFF >/dev/null
+        cmake --build build-fuzz -j "$jobs"
+        sh fuzz/run_fuzzers.sh build-fuzz "${MF_FUZZ_SECONDS:-20}" "$jobs"
+    else
+        echo "clang not found: libFuzzer targets not run (their corpora are replayed by ctest)"
+    fi
+    step_done "libFuzzer"
+}
+# The unit tier on aarch64 (the NEON backend), cross-built and run under qemu-user, where the cross
+# compilers and the arm64 libraries are installed (.ci/run installs them; else it says SKIP).
+run_cross() {
+    rc=0
+    sh scripts/cross-aarch64.sh build-aarch64 || rc=$?
+    [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
+    step_done "the aarch64 tier under qemu"
+}
 
 case "$mode" in
 demo)
+    build_release
     ./build/tools/minifloat show 3.14159
     echo
     ./build/examples/example_quickstart
@@ -49,36 +114,25 @@ demo)
     # One small MLP trained in FP32, BF16, FP16 without and with loss scaling, FP8 and MXFP8.
     ./build/tools/minifloat train-demo --plot build/train.svg
     ;;
-test)
-    # Sanitizers over the fast tiers.
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMF_SANITIZE=address,undefined \
-        -DMF_CUDA=OFF >/dev/null
-    cmake --build build-asan -j "$jobs"
-    ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli' --output-on-failure
-    # ThreadSanitizer over a process's first conversions made by several threads at once.
-    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMF_SANITIZE=thread -DMF_CUDA=OFF \
-        -DMF_BUILD_TOOLS=OFF >/dev/null
-    cmake --build build-tsan -j "$jobs" --target test_threads
-    ./build-tsan/tests/test_threads
-    # libFuzzer, briefly, where clang is available.
-    if command -v clang >/dev/null; then
-        CC=clang CXX=clang++ cmake -S . -B build-fuzz -DMF_BUILD_FUZZERS=ON -DMF_BUILD_TESTS=OFF \
-            -DMF_BUILD_TOOLS=OFF -DMF_CUDA=OFF >/dev/null
-        cmake --build build-fuzz -j "$jobs"
-        sh fuzz/run_fuzzers.sh build-fuzz "${MF_FUZZ_SECONDS:-20}"
+test | test-all)
+    build_release
+    run_asan
+    run_tsan
+    run_fuzz
+    run_cross
+    # Every tier of the Release build, last, so that its summary closes the log.
+    echo "setup.sh: the Release build's tiers start at $(($(date +%s) - t_start)) s"
+    if [ "$mode" = test-all ]; then
+        MF_EXHAUSTIVE_SHARD=all ctest --test-dir build -j "$jobs" --output-on-failure
     else
-        echo "clang not found: libFuzzer targets not run (their corpora are replayed by ctest)"
+        ctest --test-dir build -j "$jobs" --output-on-failure
     fi
-    # The unit tier on aarch64 (the NEON room), cross-built and run under qemu-user, where the cross
-    # compilers and the arm64 libraries are installed (.ci/run installs them; else it says SKIP).
-    rc=0
-    sh scripts/cross-aarch64.sh build-aarch64 || rc=$?
-    [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
-    # Every tier, last, so that its summary closes the log.
-    ctest --test-dir build -j "$jobs" --output-on-failure
     ;;
+asan) run_asan ;;
+tsan) run_tsan ;;
+fuzz) run_fuzz ;;
 *)
-    echo "usage: scripts/setup.sh [demo|test]" >&2
+    echo "usage: scripts/setup.sh [demo|test|test-all|asan|tsan|fuzz]" >&2
     exit 2
     ;;
 esac

@@ -58,7 +58,8 @@ void mf__convert_parallel(const mf__room *room, mf_format d, void *dst, mf_forma
         room->convert(d, dst, s, src, n, o, st);
         return;
     }
-    for (t = 0; t < threads && start < n; t++) {
+    t = 0;
+    do { /* per < n: two pieces at least, MF_PAR_MAX_THREADS at most (mf__parallel_piece) */
         piece *p = &pc[t];
         p->room = room;
         p->d = d;
@@ -72,7 +73,8 @@ void mf__convert_parallel(const mf__room *room, mf_format d, void *dst, mf_forma
         p->count = st != NULL;
         memset(&p->st, 0, sizeof p->st);
         start += p->n;
-    }
+        t++;
+    } while (start < n && t < MF_PAR_MAX_THREADS);
     started = t;
 #if MF_HAVE_PTHREADS
     for (k = 1; k < started; k++)
