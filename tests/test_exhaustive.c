@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "mf_test.h"
+#include "../src/internal.h" /* which backend converts a pair, which is the best */
 #include "oracle/breakpoints.h"
 
 /* Each sweep function is flattened, so that the inline conversion is specialised for its constant
@@ -80,6 +81,9 @@ static const char *policy_names[] = {"ieee", "sat"};
 
 /* Set when a SIMD room is under test: its bulk sweeps are cheap, so every mode sees every input. */
 static int g_rooms_only;
+/* a backend's sweep over one sixteenth of the inputs: the chunks c with c % 16 == g_shard; -1: all */
+static int g_shard = -1;
+#define NSHARD 16u
 
 /* The format under test (set by main before the suite runs; forked tests inherit it). */
 static const fmt_entry *g_fmt;
@@ -328,6 +332,8 @@ EX_FORCE_INLINE void bulk_sweep(mf_format F, mf_round R, mf_overflow O, const mf
             k = 0;
         if (c % stride != 0 && c % stride != stride - 1)
             continue;
+        if (g_shard >= 0 && c % NSHARD != (uint32_t)g_shard)
+            continue;
         for (j = 0; j < BCHUNK; j++)
             g_src[j] = f32_from_bits(base | j);
         st = mf_convert(F, g_dst, MF_FP32, g_src, BCHUNK, &opts);
@@ -396,7 +402,9 @@ START_TEST(test_bulk_sweep)
     const mf_overflow pol = (mf_overflow)(_i % 2);
     const mfo_fmt *of = mfo_format(g_fmt->tag);
     const uint32_t stride = (m->round == MF_ROUND_NEAREST_EVEN || g_rooms_only) ? 1u : BULK_STRIDE;
-    const uint64_t expect = stride == 1 ? (uint64_t)1 << 32 : ((uint64_t)1 << 32) / stride * 2;
+    const uint64_t expect = stride != 1   ? ((uint64_t)1 << 32) / stride * 2
+                            : g_shard >= 0 ? ((uint64_t)1 << 32) / NSHARD
+                                           : (uint64_t)1 << 32;
     mfo_bp tab[2];
     const mfo_bp *tp[2];
     bulk_result res;
@@ -557,8 +565,29 @@ static Suite *exhaustive_suite(int bulk_only)
     return s;
 }
 
+/* The shard a backend's sweep takes: MF_EXHAUSTIVE_SHARD=all sweeps every input, a number k sweeps shard
+ * k % 16; unset, the best backend this CPU runs sweeps every input and the others the shard of the day
+ * (days since 1970 % 16), so that sixteen days of runs cover every input of every backend. */
+static int choose_shard(const mf__room *room)
+{
+    const char *e = getenv("MF_EXHAUSTIVE_SHARD");
+    const mf__room *best = NULL;
+    size_t i;
+    if (e && strcmp(e, "all") == 0)
+        return -1;
+    if (e && *e)
+        return (int)(strtoul(e, NULL, 10) % NSHARD);
+    for (i = 0; mf__room_at(i) && !best; i++)
+        if (mf__room_supported(mf__room_at(i)))
+            best = mf__room_at(i);
+    if (room == best)
+        return -1;
+    return (int)((unsigned long)(time(NULL) / 86400) % NSHARD);
+}
+
 /* usage: test_exhaustive FORMAT [ROOM]. With ROOM (run with MF_BACKEND=ROOM) only the bulk sweeps
- * run, through that room; a room this CPU cannot run is a skip (exit 77). */
+ * run, through that room, on every input or on a shard (choose_shard); a room this CPU cannot run, or
+ * one that inherits f32 -> FORMAT from the backend it builds on (swept there), is a skip (exit 77). */
 int main(int argc, char **argv)
 {
     size_t i;
@@ -579,5 +608,17 @@ int main(int argc, char **argv)
         return 2;
     }
     g_rooms_only = argc == 3;
+    if (g_rooms_only) {
+        const mf__room *room = mf__room_by_name(argv[2]), *owner = mf__room_for(room, g_fmt->fmt, MF_FP32);
+        if (owner != room) {
+            printf("%s inherits f32 -> %s from %s, whose sweep covers it: skipped\n", argv[2], argv[1], owner->name);
+            return 77;
+        }
+        g_shard = choose_shard(room);
+        if (g_shard >= 0)
+            printf("%s: shard %d of %u (chunks of %u inputs c with c %% %u == %d; MF_EXHAUSTIVE_SHARD=all for "
+                   "every input)\n",
+                   argv[2], g_shard, NSHARD, BCHUNK, NSHARD, g_shard);
+    }
     return mf_run_suite(exhaustive_suite(argc == 3));
 }
