@@ -6,7 +6,7 @@
  *   conversion,mode,size,impl,n,ns_per_elem,gelem_per_s,gb_per_s,vs_ours
  * ns_per_elem is the median of REPS timed repetitions, the row group's implementations taking turns;
  * gb_per_s counts bytes read plus written;
- * vs_ours is the implementation's speed divided by minifloat's best room in the same row group
+ * vs_ours is the implementation's speed divided by minifloat's best backend in the same row group
  * (so a baseline at 0.02 is 50 times slower, the raw instruction loop at 1.25 is 25% faster).
  * Baselines: memcpy of the larger array, the raw hardware instruction loop where one exists,
  * NVIDIA's host conversions (CUDA headers), Maratyszcza's FP16, and numpy/ml_dtypes through python3
@@ -105,10 +105,10 @@ typedef struct size_class {
     size_t n;
 } size_class;
 
-/* One implementation of a row group: a room, a baseline function, or memcpy of memcpy_bytes. */
+/* One implementation of a row group: a backend, a baseline function, or memcpy of memcpy_bytes. */
 typedef struct job {
-    const mf__room *room; /* NULL for a baseline */
-    bench_fn fn;          /* NULL for a room or memcpy */
+    const mf__backend *backend; /* NULL for a baseline */
+    bench_fn fn;          /* NULL for a backend or memcpy */
     const bcase *c;
     void *dst;
     const void *src;
@@ -118,9 +118,9 @@ typedef struct job {
 
 static int run_once(const job *j)
 {
-    if (j->room) {
+    if (j->backend) {
         mf_opts o = {j->c->round, j->c->overflow, 12345, 0, NULL, 0};
-        mf__room_for(j->room, j->c->dst, j->c->src)->convert(j->c->dst, j->dst, j->c->src, j->src, j->n, &o, NULL);
+        mf__backend_for(j->backend, j->c->dst, j->c->src)->convert(j->c->dst, j->dst, j->c->src, j->src, j->n, &o, NULL);
         return 1;
     }
     if (!j->fn) {
@@ -297,7 +297,7 @@ int main(int argc, char **argv)
     if (python)
         load_python(MF_BENCH_DIR "/mldtypes.py", sizes, nsizes, quick);
 
-    printf("# minifloat %s bench/convert; default room %s; python baselines %s\n", mf_version(), mf_backend(),
+    printf("# minifloat %s bench/convert; default backend %s; python baselines %s\n", mf_version(), mf_backend(),
            n_py_rows ? "yes" : "no");
     printf("conversion,mode,size,impl,n,ns_per_elem,gelem_per_s,gb_per_s,vs_ours\n");
     for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
@@ -317,30 +317,30 @@ int main(int argc, char **argv)
             static const char *const base_name[3] = {"raw-instruction", "nvidia-host", "fp16-maratyszcza"};
             job js[16];
             double t[16], best = 1e30;
-            int nj = 0, nrooms, k;
-            const mf__room *room;
+            int nj = 0, nbackends, k;
+            const mf__backend *backend;
             size_t ri;
             fill_input(c->src, src, n);
-            for (ri = 0; (room = mf__room_at(ri)) != NULL && nj < 8; ri++)
-                if (mf__room_supported(room))
-                    js[nj++] = (job){room, NULL, c, dst, src, n, 0, 0};
-            nrooms = nj;
+            for (ri = 0; (backend = mf__backend_at(ri)) != NULL && nj < 8; ri++)
+                if (mf__backend_supported(backend))
+                    js[nj++] = (job){backend, NULL, c, dst, src, n, 0, 0};
+            nbackends = nj;
             js[nj++] = (job){NULL, NULL, c, tmp, src, n, (size_t)(mc_bytes * (double)n), 0}; /* memcpy */
             for (k = 0; k < 3; k++)
                 if (base_fn[k])
                     js[nj++] = (job){NULL, base_fn[k], c, dst, src, n, 0, 0};
             measure_group(js, nj, min_s, t);
-            for (k = 0; k < nrooms; k++)
+            for (k = 0; k < nbackends; k++)
                 if (t[k] > 0 && t[k] < best)
                     best = t[k];
-            for (k = 0; k < nrooms; k++) {
+            for (k = 0; k < nbackends; k++) {
                 char impl[48];
-                snprintf(impl, sizeof impl, "minifloat-%s", js[k].room->name);
+                snprintf(impl, sizeof impl, "minifloat-%s", js[k].backend->name);
                 row(c, sizes[s].name, impl, n, t[k], best);
             }
-            printf("%s,%s,%s,memcpy,%zu,%.4f,%.3f,%.2f,%.3f\n", c->name, c->mode, sizes[s].name, n, t[nrooms],
-                   1.0 / t[nrooms], 2 * mc_bytes / t[nrooms], best / t[nrooms]);
-            for (k = nrooms + 1; k < nj; k++) {
+            printf("%s,%s,%s,memcpy,%zu,%.4f,%.3f,%.2f,%.3f\n", c->name, c->mode, sizes[s].name, n, t[nbackends],
+                   1.0 / t[nbackends], 2 * mc_bytes / t[nbackends], best / t[nbackends]);
+            for (k = nbackends + 1; k < nj; k++) {
                 int b;
                 for (b = 0; b < 3 && base_fn[b] != js[k].fn; b++)
                     ;

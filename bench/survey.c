@@ -10,7 +10,7 @@
  * columns measure, alternately too, a loop that moves the conversion's own bytes and computes nothing
  * (stream_loop): what one core's memory allows a conversion of those sizes, which memcpy does not say
  * where a core reads far slower than it writes (a conversion from f32 or f64 reads most of its bytes). Sources hold training-like f32 data converted (rn, saturating) into the
- * source format, so that each holds realistic codes. The room is the door's choice (MF_BACKEND picks another).
+ * source format, so that each holds realistic codes. The backend is the dispatcher's choice (MF_BACKEND picks another).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -43,7 +43,7 @@ static void *xalloc(size_t bytes)
 
 /* The bytes of a conversion of n elements (a multiple of 64) from sb to db bytes an element, with no
  * arithmetic: 128 elements a step, their source read in 64-byte lines and folded into one register,
- * their destination written from it with non-temporal stores (as the rooms stream large outputs),
+ * their destination written from it with non-temporal stores (as the backends stream large outputs),
  * in 64-byte vectors where the CPU has AVX-512 (16-byte ones moved 20% less here), else 32 or 16.
  * The stores use the fold, so that the loads are not dropped. */
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -144,7 +144,7 @@ int main(int argc, char **argv)
     }
     dst = xalloc(n * 8);
     tmp = xalloc(n * 8);
-    printf("# minifloat %s bench/survey; room %s; n %zu\n", mf_version(), mf_backend(), n);
+    printf("# minifloat %s bench/survey; backend %s; n %zu\n", mf_version(), mf_backend(), n);
     printf("src,dst,mode,policy,ns_per_elem,gb_per_s,memcpy_gb_per_s,ratio,stream_gb_per_s,ratio_stream\n");
     for (si = 0; si < NF; si++) {
         mf_opts c = {0};

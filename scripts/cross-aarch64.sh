@@ -1,6 +1,6 @@
 #!/bin/sh
 # minifloat on aarch64, from an x86-64 Debian machine: build with Debian's cross compilers and run the
-# unit tier under qemu-user, so that the NEON room (src/arm/) is checked against the portable room, and
+# unit tier under qemu-user, so that the NEON backend (src/arm/) is checked against the portable backend, and
 # every oracle test runs, on an emulated AArch64 CPU.
 #
 #   scripts/cross-aarch64.sh [build-dir]      (default build-aarch64)
@@ -29,5 +29,5 @@ fi
 cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
     -DMF_WERROR=ON -DMF_CUDA=OFF -DMF_BUILD_TOOLS=OFF >/dev/null
 cmake --build "$dir" -j "$jobs"
-# test_rooms fails there unless the door offers the NEON room (test_rooms_expected_rooms)
+# test_backends fails there unless the dispatcher offers the NEON backend (test_backends_expected_rooms)
 ctest --test-dir "$dir" -j "$jobs" -L unit --output-on-failure

@@ -1,4 +1,4 @@
-/* src/api.c - the compiled public API: argument checks, then the door. */
+/* src/api.c - the compiled public API: argument checks, then the dispatcher. */
 #include <string.h>
 
 #include "internal.h"
@@ -20,7 +20,7 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
 {
     static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
     const mf_opts *o = opts ? opts : &defaults;
-    const mf__room *room;
+    const mf__backend *backend;
     size_t dbytes, sbytes;
     int rc = mf__check_convert_args(dst_fmt, src_fmt, o);
 
@@ -40,11 +40,11 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
         return MF_E_SIZE;
     if (dst_fmt != src_fmt && mf__ranges_overlap(dst, dbytes, src, sbytes))
         return MF_E_OVERLAP;
-    room = mf__room_for(mf__room_active(), dst_fmt, src_fmt);
+    backend = mf__backend_for(mf__backend_active(), dst_fmt, src_fmt);
     if (o->threads > 1)
-        mf__convert_parallel(room, dst_fmt, dst, src_fmt, src, n, o, o->stats, o->threads);
+        mf__convert_parallel(backend, dst_fmt, dst, src_fmt, src, n, o, o->stats, o->threads);
     else
-        room->convert(dst_fmt, dst, src_fmt, src, n, o, o->stats);
+        backend->convert(dst_fmt, dst, src_fmt, src, n, o, o->stats);
     return MF_OK;
 }
 
@@ -54,7 +54,7 @@ int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const
     static const char *const paths[MF__PATH_COUNT] = {"none", "portable", "blocked", "direct", "w16", "lut", "lut_sr"};
     static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
     const mf_opts *o = opts ? opts : &defaults;
-    const mf__room *room;
+    const mf__backend *backend;
     mf__plan p;
     size_t piece;
     int rc = mf__check_convert_args(dst_fmt, src_fmt, o);
@@ -68,9 +68,9 @@ int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const
         return MF_OK;
     if (mf_storage_bytes(dst_fmt, n) == 0 || mf_storage_bytes(src_fmt, n) == 0)
         return MF_E_SIZE;
-    room = mf__room_for(mf__room_active(), dst_fmt, src_fmt);
+    backend = mf__backend_for(mf__backend_active(), dst_fmt, src_fmt);
     piece = o->threads > 1 ? mf__parallel_piece(dst_fmt, src_fmt, n, o->threads) : n;
-    room->plan(&p, dst_fmt, dst ? dst : (const void *)64, src_fmt, src ? src : (const void *)64, piece, o,
+    backend->plan(&p, dst_fmt, dst ? dst : (const void *)64, src_fmt, src ? src : (const void *)64, piece, o,
                o->stats != NULL);
     plan->backend = p.backend->name;
     plan->path = paths[p.path];

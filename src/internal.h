@@ -1,4 +1,4 @@
-/* src/internal.h - what the rooms and the door share (never installed). */
+/* src/internal.h - what the backends and the dispatcher share (never installed). */
 #ifndef MF_SRC_INTERNAL_H
 #define MF_SRC_INTERNAL_H
 
@@ -22,12 +22,12 @@ enum {
     MF__PATH_COUNT
 };
 
-struct mf__room;
+struct mf__backend;
 
 /* Every choice one call makes: the backend, the body's path, and the head and tail that go through
  * bounce buffers by ends_path (MF__PATH_NONE when there are none). */
 typedef struct mf__plan {
-    const struct mf__room *backend;
+    const struct mf__backend *backend;
     int path, ends_path;
     size_t head, body, tail;
     int stream; /* non-temporal stores */
@@ -39,37 +39,37 @@ typedef void (*mf__plan_fn)(mf__plan *plan, mf_format dst_fmt, const void *dst, 
 /* A backend: its name, the pairs it converts itself (bit dst of own[src]), its convert for them and
  * the plan that convert follows; the other pairs are its parent's (the backend it builds on), so a
  * backend carries only what it changes. */
-typedef struct mf__room {
+typedef struct mf__backend {
     const char *name;
-    const struct mf__room *parent; /* NULL for the portable backend, which converts every pair */
+    const struct mf__backend *parent; /* NULL for the portable backend, which converts every pair */
     uint16_t own[MF_FORMAT_COUNT];
     mf__convert_fn convert;
     mf__plan_fn plan;
-} mf__room;
+} mf__backend;
 
 /* The backend that converts src -> dst for r: r itself, or the first ancestor that does. */
-static inline const mf__room *mf__room_for(const mf__room *r, mf_format dst, mf_format src)
+static inline const mf__backend *mf__backend_for(const mf__backend *r, mf_format dst, mf_format src)
 {
     while (r->parent && !(r->own[src] >> dst & 1u))
         r = r->parent;
     return r;
 }
 
-/* The rooms (each defined in its own file). */
-extern const mf__room mf__room_portable;
-extern const mf__room mf__room_avx2;
-extern const mf__room mf__room_avx512;
-extern const mf__room mf__room_avx512bf16;
-extern const mf__room mf__room_neon; /* aarch64 */
+/* The backends (each defined in its own file). */
+extern const mf__backend mf__backend_portable;
+extern const mf__backend mf__backend_avx2;
+extern const mf__backend mf__backend_avx512;
+extern const mf__backend mf__backend_avx512bf16;
+extern const mf__backend mf__backend_neon; /* aarch64 */
 
-/* The door (dispatch.c): the room chosen for this process, and the list for tests and benchmarks. */
-const mf__room *mf__room_active(void);
-const mf__room *mf__room_at(size_t i);             /* i-th room, best first; NULL past the end */
-const mf__room *mf__room_by_name(const char *name); /* NULL if there is no such room */
-int mf__room_supported(const mf__room *room);       /* can this CPU run it? */
+/* The dispatcher (dispatch.c): the backend chosen for this process, and the list for tests and benchmarks. */
+const mf__backend *mf__backend_active(void);
+const mf__backend *mf__backend_at(size_t i);             /* i-th backend, best first; NULL past the end */
+const mf__backend *mf__backend_by_name(const char *name); /* NULL if there is no such backend */
+int mf__backend_supported(const mf__backend *backend);       /* can this CPU run it? */
 
 /* Bytes that n elements of fmt take (e2m1: two a byte), without mf_storage_bytes's checks (a valid
- * format, no overflow): for the rooms, which ask often, after mf_convert has checked. */
+ * format, no overflow): for the backends, which ask often, after mf_convert has checked. */
 static inline size_t mf__storage_bytes(mf_format fmt, size_t n)
 {
     return fmt == MF_FP4_E2M1 ? n / 2 + (n & 1) : n * (size_t)((mf__fmt_get(fmt).bits + 7) / 8);
@@ -101,8 +101,8 @@ static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, c
  * piece may be shorter); n where it does not split the call. */
 size_t mf__parallel_piece(mf_format dst_fmt, mf_format src_fmt, size_t n, int threads);
 
-/* Run room->convert over [0, n) on up to `threads` threads (parallel.c); stats summed. */
-void mf__convert_parallel(const mf__room *room, mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
+/* Run backend->convert over [0, n) on up to `threads` threads (parallel.c); stats summed. */
+void mf__convert_parallel(const mf__backend *backend, mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
                           size_t n, const mf_opts *opts, mf_stats *stats, int threads);
 
 #endif /* MF_SRC_INTERNAL_H */

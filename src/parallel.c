@@ -15,7 +15,7 @@
 enum { MF_PAR_MIN = 1 << 20, MF_PAR_MAX_THREADS = 64 };
 
 typedef struct piece {
-    const mf__room *room;
+    const mf__backend *backend;
     mf_format d, s;
     uint8_t *dst;
     const uint8_t *src;
@@ -28,7 +28,7 @@ typedef struct piece {
 static void *run_piece(void *arg)
 {
     piece *p = (piece *)arg;
-    p->room->convert(p->d, p->dst, p->s, p->src, p->n, &p->o, p->count ? &p->st : NULL);
+    p->backend->convert(p->d, p->dst, p->s, p->src, p->n, &p->o, p->count ? &p->st : NULL);
     return NULL;
 }
 
@@ -43,7 +43,7 @@ size_t mf__parallel_piece(mf_format d, mf_format s, size_t n, int threads)
     return ((n + (size_t)threads - 1) / (size_t)threads + 63) & ~(size_t)63; /* pieces cover n */
 }
 
-void mf__convert_parallel(const mf__room *room, mf_format d, void *dst, mf_format s, const void *src, size_t n,
+void mf__convert_parallel(const mf__backend *backend, mf_format d, void *dst, mf_format s, const void *src, size_t n,
                           const mf_opts *o, mf_stats *st, int threads)
 {
     piece pc[MF_PAR_MAX_THREADS];
@@ -55,13 +55,13 @@ void mf__convert_parallel(const mf__room *room, mf_format d, void *dst, mf_forma
 #endif
     per = mf__parallel_piece(d, s, n, threads);
     if (per == n) {
-        room->convert(d, dst, s, src, n, o, st);
+        backend->convert(d, dst, s, src, n, o, st);
         return;
     }
     t = 0;
     do { /* per < n: two pieces at least, MF_PAR_MAX_THREADS at most (mf__parallel_piece) */
         piece *p = &pc[t];
-        p->room = room;
+        p->backend = backend;
         p->d = d;
         p->s = s;
         p->n = n - start < per ? n - start : per;

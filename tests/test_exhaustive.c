@@ -79,8 +79,8 @@ static const mode_entry modes[] = {
 
 static const char *policy_names[] = {"ieee", "sat"};
 
-/* Set when a SIMD room is under test: its bulk sweeps are cheap, so every mode sees every input. */
-static int g_rooms_only;
+/* Set when a SIMD backend is under test: its bulk sweeps are cheap, so every mode sees every input. */
+static int g_backend_only;
 /* a backend's sweep over one sixteenth of the inputs: the chunks c with c % 16 == g_shard; -1: all */
 static int g_shard = -1;
 #define NSHARD 16u
@@ -401,7 +401,7 @@ START_TEST(test_bulk_sweep)
     const mode_entry *m = &modes[_i / 2];
     const mf_overflow pol = (mf_overflow)(_i % 2);
     const mfo_fmt *of = mfo_format(g_fmt->tag);
-    const uint32_t stride = (m->round == MF_ROUND_NEAREST_EVEN || g_rooms_only) ? 1u : BULK_STRIDE;
+    const uint32_t stride = (m->round == MF_ROUND_NEAREST_EVEN || g_backend_only) ? 1u : BULK_STRIDE;
     const uint64_t expect = stride != 1   ? ((uint64_t)1 << 32) / stride * 2
                             : g_shard >= 0 ? ((uint64_t)1 << 32) / NSHARD
                                            : (uint64_t)1 << 32;
@@ -542,7 +542,7 @@ static Suite *exhaustive_suite(int bulk_only)
 {
     Suite *s = suite_create("exhaustive");
     TCase *tc;
-    if (bulk_only) { /* a SIMD room: its bulk output against the oracle */
+    if (bulk_only) { /* a SIMD backend: its bulk output against the oracle */
         tc = tcase_create("bulk");
         tcase_add_loop_test(tc, test_bulk_sweep, 0, NCOMBO);
         tcase_set_timeout(tc, SWEEP_TIMEOUT);
@@ -568,35 +568,35 @@ static Suite *exhaustive_suite(int bulk_only)
 /* The shard a backend's sweep takes: MF_EXHAUSTIVE_SHARD=all sweeps every input, a number k sweeps shard
  * k % 16; unset, the best backend this CPU runs sweeps every input and the others the shard of the day
  * (days since 1970 % 16), so that sixteen days of runs cover every input of every backend. */
-static int choose_shard(const mf__room *room)
+static int choose_shard(const mf__backend *backend)
 {
     const char *e = getenv("MF_EXHAUSTIVE_SHARD");
-    const mf__room *best = NULL;
+    const mf__backend *best = NULL;
     size_t i;
     if (e && strcmp(e, "all") == 0)
         return -1;
     if (e && *e)
         return (int)(strtoul(e, NULL, 10) % NSHARD);
-    for (i = 0; mf__room_at(i) && !best; i++)
-        if (mf__room_supported(mf__room_at(i)))
-            best = mf__room_at(i);
-    if (room == best)
+    for (i = 0; mf__backend_at(i) && !best; i++)
+        if (mf__backend_supported(mf__backend_at(i)))
+            best = mf__backend_at(i);
+    if (backend == best)
         return -1;
     return (int)((unsigned long)(time(NULL) / 86400) % NSHARD);
 }
 
 /* usage: test_exhaustive FORMAT [ROOM]. With ROOM (run with MF_BACKEND=ROOM) only the bulk sweeps
- * run, through that room, on every input or on a shard (choose_shard); a room this CPU cannot run, or
+ * run, through that backend, on every input or on a shard (choose_shard); a backend this CPU cannot run, or
  * one that inherits f32 -> FORMAT from the backend it builds on (swept there), is a skip (exit 77). */
 int main(int argc, char **argv)
 {
     size_t i;
     if (argc != 2 && argc != 3) {
-        fprintf(stderr, "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0> [room]\n", argv[0]);
+        fprintf(stderr, "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0> [backend]\n", argv[0]);
         return 2;
     }
     if (argc == 3 && strcmp(mf_backend(), argv[2]) != 0) {
-        printf("room %s is not available here (MF_BACKEND=%s gives %s): skipped\n", argv[2],
+        printf("backend %s is not available here (MF_BACKEND=%s gives %s): skipped\n", argv[2],
                getenv("MF_BACKEND") ? getenv("MF_BACKEND") : "", mf_backend());
         return 77;
     }
@@ -607,14 +607,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "unknown format %s\n", argv[1]);
         return 2;
     }
-    g_rooms_only = argc == 3;
-    if (g_rooms_only) {
-        const mf__room *room = mf__room_by_name(argv[2]), *owner = mf__room_for(room, g_fmt->fmt, MF_FP32);
-        if (owner != room) {
+    g_backend_only = argc == 3;
+    if (g_backend_only) {
+        const mf__backend *backend = mf__backend_by_name(argv[2]), *owner = mf__backend_for(backend, g_fmt->fmt, MF_FP32);
+        if (owner != backend) {
             printf("%s inherits f32 -> %s from %s, whose sweep covers it: skipped\n", argv[2], argv[1], owner->name);
             return 77;
         }
-        g_shard = choose_shard(room);
+        g_shard = choose_shard(backend);
         if (g_shard >= 0)
             printf("%s: shard %d of %u (chunks of %u inputs c with c %% %u == %d; MF_EXHAUSTIVE_SHARD=all for "
                    "every input)\n",

@@ -1,6 +1,6 @@
 /* tests/test_threads.c - a process's first conversions, made by several threads at once.
  *
- * The rooms build some tables on first use (the decode tables, the table kernels' constants), and the
+ * The backends build some tables on first use (the decode tables, the table kernels' constants), and the
  * first calls of a process may come from several threads together: from the caller's threads, and from
  * mf_convert itself with opts.threads. Here THREADS threads make the process's first conversions of
  * several kinds, meeting at a barrier before each kind so that they start it together; every result must equal the same conversion made
@@ -113,7 +113,7 @@ int main(void)
                         mf_format_name(jobs[k].s), mf_format_name(jobs[k].d));
                 failures++;
             }
-    printf("%d threads x %d kinds of first conversions (room %s): %s\n", THREADS, KINDS, mf_backend(),
+    printf("%d threads x %d kinds of first conversions (backend %s): %s\n", THREADS, KINDS, mf_backend(),
            failures ? "FAILED" : "all equal to one thread's");
     return failures != 0;
 }

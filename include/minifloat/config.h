@@ -27,7 +27,7 @@
 #endif
 
 /* MF_FORCE_INLINE: header-only functions that must fold to constants wherever they are inlined (a
- * format's facts: in the SIMD rooms' large functions, GCC otherwise kept some as calls per vector). */
+ * format's facts: in the SIMD backends' large functions, GCC otherwise kept some as calls per vector). */
 #if defined(__GNUC__)
 #define MF_FORCE_INLINE MF_INLINE __attribute__((always_inline))
 #else

@@ -2,7 +2,7 @@
  * src/simd/kernels.h and the paths of src/simd/backend_paths.h over vec_neon.h, with these hooks. Compiled only for aarch64
  * targets (src/sources.cmake); dispatch.c offers it on every AArch64 CPU.
  *
- * The conversion instructions round by FPCR, which the room sets (vec_neon.h): FCVTN for f32 -> f16
+ * The conversion instructions round by FPCR, which the backend sets (vec_neon.h): FCVTN for f32 -> f16
  * in rn (the other modes take the integer kernel), FCVTL for f16 -> f32 and f32 -> f64, FCVTXN (round
  * to odd) and FCVTN for f64 -> f32. */
 #ifndef MF_ARM_BACKEND_NEON_H
@@ -24,7 +24,7 @@ MF_V vm hw_f16_special2(vu u, vu v) { return m_or(v_isnan(u), v_isnan(v)); }
 
 MF_V vu hw__f16_codes(vu u, const mf_round r)
 {
-    if (r == MF_ROUND_NEAREST_EVEN) /* FPCR holds rn wherever room.h calls these (room_kernel_csr) */
+    if (r == MF_ROUND_NEAREST_EVEN) /* FPCR holds rn wherever backend.h calls these (bk_kernel_csr) */
         return vmovl_u16(vreinterpret_u16_f16(vcvt_f16_f32(hw__f(u))));
     return k_round(u, MF_FP16, r, MF_OVERFLOW_IEEE, v_zero(), 0, NULL);
 }
@@ -37,7 +37,7 @@ MF_V void hw_f16_fix(uint16_t *p, vu u, const mf_round r)
 }
 
 /* f16 -> f32: FCVTL keeps sign and payload and sets the quiet bit (FPCR.DN clear), as the portable
- * room does; f16 subnormals are exact (FZ16 clear). */
+ * backend does; f16 subnormals are exact (FZ16 clear). */
 MF_V vu hw_f16_to_f32(const uint16_t *p)
 {
     uint16_t t[4];
@@ -56,7 +56,7 @@ MF_V vu hw_f64_to_f32_ro(const double *p)
 
 /* rna, with FPCR = rz: |x| plus half binary32's last place at |x| (at least that of binary32's
  * subnormals), truncated; where that reaches 2^128 from a finite |x| the result is the infinity (one
- * above FLT_MAX's bits), as in the x86 rooms' hw__pd4_to_ps4_rna */
+ * above FLT_MAX's bits), as in the x86 backends' hw__pd4_to_ps4_rna */
 MF_V float32x2_t hw__pd2_to_ps2_rna(const double *p)
 {
     const float64x2_t x = vld1q_f64(p), a = vabsq_f64(x);
@@ -76,13 +76,13 @@ MF_V vu hw_f64_to_f32(const double *p, mf_round r)
     vu u;
     if (r == MF_ROUND_NEAREST_AWAY)
         u = hw__join(hw__pd2_to_ps2_rna(p), hw__pd2_to_ps2_rna(p + 2));
-    else /* the room has put r into FPCR */
+    else /* the backend has put r into FPCR */
         u = hw__join(vcvt_f32_f64(vld1q_f64(p)), vcvt_f32_f64(vld1q_f64(p + 2)));
     return v_blend(v_isnan(u), u, v_set1(0x7FFFFFFFu));
 }
 
 /* sr from f64, with FPCR = rz: y = |x| + r * 2^(q - w) by one FMA, q the exponent of the target's last
- * place at |x| (at least e_lo - man), +-inf from top on, then truncated into binary32 (room_f64_sr) */
+ * place at |x| (at least e_lo - man), +-inf from top on, then truncated into binary32 (bk_f64_sr) */
 MF_V float32x2_t hw__pd2_to_ps2_sr(const double *p, const uint8_t *rp, const int w, const int man, const int e_lo,
                                    const double top)
 {

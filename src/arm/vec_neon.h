@@ -17,7 +17,7 @@ typedef uint32x4_t vu;
 typedef uint32x4_t vm;
 
 /* ---- the binary32 environment: FPCR ----------------------------------------------------------------
- * src/simd/room.h writes (fpcr & ~V_CSR_OWN) | V_CSR_BASE | <rounding>. Owned: RMode (22-23), FZ (24),
+ * src/simd/backend.h writes (fpcr & ~V_CSR_OWN) | V_CSR_BASE | <rounding>. Owned: RMode (22-23), FZ (24),
  * DN (25: default NaN would replace the payloads that f16 -> f32 and f32 -> f64 keep), AHP (26: the
  * alternative half-precision format), FZ16 (19), the trap enables (8-12, 15) and FEAT_AFP's FIZ, AH and
  * NEP (0-2; RES0 without it, so writing 0 is always allowed). All clear: IEEE behaviour, rn. */
@@ -77,7 +77,7 @@ MF_V vu v_max_i(vu a, vu b)
     return vreinterpretq_u32_s32(vmaxq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b)));
 }
 
-/* binary32 addition and subtraction of bit patterns (rounded per FPCR, which the room sets) */
+/* binary32 addition and subtraction of bit patterns (rounded per FPCR, which the backend sets) */
 MF_V vu v_fadd(vu a, vu b)
 {
     return vreinterpretq_u32_f32(vaddq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b)));

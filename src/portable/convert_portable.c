@@ -1,6 +1,6 @@
-/* src/portable/convert_portable.c - the portable room: ISO C99, integers only.
+/* src/portable/convert_portable.c - the portable backend: ISO C99, integers only.
  *
- * This room is the law: every other room must give the same bytes and the same counts. Each element
+ * This backend is the law: every other backend must give the same bytes and the same counts. Each element
  * goes through the scalar core of <minifloat/detail/round.h>; a loop is compiled for every
  * (source, destination) pair so that the format facts fold into constants.
  */
@@ -181,7 +181,7 @@ static void plan_portable(mf__plan *p, mf_format d, const void *dst, mf_format s
                           const mf_opts *o, int count)
 {
     (void)d, (void)dst, (void)s, (void)src, (void)o, (void)count;
-    p->backend = &mf__room_portable;
+    p->backend = &mf__backend_portable;
     p->path = MF__PATH_PORTABLE;
     p->ends_path = MF__PATH_NONE;
     p->head = p->tail = 0;
@@ -189,4 +189,4 @@ static void plan_portable(mf__plan *p, mf_format d, const void *dst, mf_format s
     p->stream = 0;
 }
 
-const mf__room mf__room_portable = {"portable", NULL, {0}, convert_portable, plan_portable};
+const mf__backend mf__backend_portable = {"portable", NULL, {0}, convert_portable, plan_portable};

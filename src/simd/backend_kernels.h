@@ -1,5 +1,5 @@
 /* src/simd/backend_kernels.h - what a backend's round kernels need: the hooks' defaults that they
- * call, the f16/bf16 instruction loops, the table kernels' constants and room_round_loop, the one
+ * call, the f16/bf16 instruction loops, the table kernels' constants and bk_round_loop, the one
  * block loop binary32 -> destination that round.c instantiates once per (backend, destination).
  * Included after the backend's configuration header (vocabulary, kernels.h, its hooks). */
 #ifndef MF_SIMD_BACKEND_KERNELS_H
@@ -9,13 +9,13 @@
 
 #include "kernels.h"
 
-#define ROOM_CAT2(a, b) a##b
-#define ROOM_CAT(a, b) ROOM_CAT2(a, b)
-#define ROOM_STR2(a) #a
-#define ROOM_STR(a) ROOM_STR2(a)
-#ifndef ROOM_HW_BF16
-#define ROOM_HW_BF16 0
-/* no bf16 instruction in this room (never called) */
+#define BK_CAT2(a, b) a##b
+#define BK_CAT(a, b) BK_CAT2(a, b)
+#define BK_STR2(a) #a
+#define BK_STR(a) BK_STR2(a)
+#ifndef BK_HW_BF16
+#define BK_HW_BF16 0
+/* no bf16 instruction in this backend (never called) */
 MF_V vm hw_bf16_special(vu u) { return v_nonzero(u); }
 MF_V void hw_bf16_fix(uint16_t *p, vu u)
 {
@@ -30,13 +30,13 @@ MF_V void hw_bf16_plain2(uint16_t *p, vu u, vu v)
 }
 #endif
 
-#ifndef ROOM_HW_F16_ACC
-#define ROOM_HW_F16_ACC 0 /* no block-wise NaN test for f32 -> f16 (never called) */
+#ifndef BK_HW_F16_ACC
+#define BK_HW_F16_ACC 0 /* no block-wise NaN test for f32 -> f16 (never called) */
 MF_V vu hw_f16_acc(vu a, vu u, vu v) { return v_or(a, v_or(u, v)); }
 #endif
 
 /* MF_VL binary32 values from a binary32, f16 or bf16 source, widened exactly in registers. */
-MF_V vu room_load32(const mf_format S, const void *src, size_t i)
+MF_V vu bk_load32(const mf_format S, const void *src, size_t i)
 {
     if (S == MF_FP16)
         return hw_f16_to_f32((const uint16_t *)src + i);
@@ -46,7 +46,7 @@ MF_V vu room_load32(const mf_format S, const void *src, size_t i)
 }
 
 /* MF_VL f16 or bf16 codes at p with the infinities made +-max (the code below them) */
-MF_V void room_hw16_sat(uint16_t *p, const int bf16)
+MF_V void bk_hw16_sat(uint16_t *p, const int bf16)
 {
     const uint32_t inf = (uint32_t)mf__fmt_inf_code(mf__fmt_get(bf16 ? MF_BF16 : MF_FP16));
     const vu c = v_load_u16(p);
@@ -58,20 +58,20 @@ MF_V void room_hw16_sat(uint16_t *p, const int bf16)
  * binary32, f16 or bf16 source (S, widened in registers); sat: the saturating policy, where the
  * infinities the instructions give (from overflows and infinite inputs alike) become +-max, mended
  * in the codes just stored (in L1). */
-enum { ROOM_F16_BLK = 256 };
-MF_V void room_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const void *src, size_t n, const mf_round R,
+enum { BK_F16_BLK = 256 };
+MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const void *src, size_t n, const mf_round R,
                          const int sat)
 {
     size_t i = 0;
-    /* f32 -> f16 with hw_f16_acc: blocks of ROOM_F16_BLK stored plainly, then mended if the block's
+    /* f32 -> f16 with hw_f16_acc: blocks of BK_F16_BLK stored plainly, then mended if the block's
      * two accumulators say NaN (a compare per two vectors: 0.68-0.72x the bare vcvtps2ph loop's rate from
      * L1 on an Intel Xeon, this 0.78-0.84x; a /tmp loop of 4096 elements, 64-byte aligned) */
-    for (; ROOM_HW_F16_ACC && !bf16 && S == MF_FP32 && i + ROOM_F16_BLK <= n; i += ROOM_F16_BLK) {
+    for (; BK_HW_F16_ACC && !bf16 && S == MF_FP32 && i + BK_F16_BLK <= n; i += BK_F16_BLK) {
         vu a0 = v_zero(), a1 = v_zero();
         size_t j;
-        for (j = i; j < i + ROOM_F16_BLK; j += 4 * MF_VL) {
-            const vu u0 = room_load32(S, src, j), u1 = room_load32(S, src, j + MF_VL);
-            const vu u2 = room_load32(S, src, j + 2 * MF_VL), u3 = room_load32(S, src, j + 3 * MF_VL);
+        for (j = i; j < i + BK_F16_BLK; j += 4 * MF_VL) {
+            const vu u0 = bk_load32(S, src, j), u1 = bk_load32(S, src, j + MF_VL);
+            const vu u2 = bk_load32(S, src, j + 2 * MF_VL), u3 = bk_load32(S, src, j + 3 * MF_VL);
             a0 = hw_f16_acc(a0, u0, u1);
             a1 = hw_f16_acc(a1, u2, u3);
             hw_f16_plain(dst + j, u0, R);
@@ -80,14 +80,14 @@ MF_V void room_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const
             hw_f16_plain(dst + j + 3 * MF_VL, u3, R);
         }
         if (m_any(hw_f16_special2(a0, a1)))
-            for (j = i; j < i + ROOM_F16_BLK; j += MF_VL)
-                hw_f16_fix(dst + j, room_load32(S, src, j), R);
-        for (j = i; sat && j < i + ROOM_F16_BLK; j += MF_VL)
-            room_hw16_sat(dst + j, 0);
+            for (j = i; j < i + BK_F16_BLK; j += MF_VL)
+                hw_f16_fix(dst + j, bk_load32(S, src, j), R);
+        for (j = i; sat && j < i + BK_F16_BLK; j += MF_VL)
+            bk_hw16_sat(dst + j, 0);
     }
     for (; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-        vu u0 = room_load32(S, src, i), u1 = room_load32(S, src, i + MF_VL);
-        vu u2 = room_load32(S, src, i + 2 * MF_VL), u3 = room_load32(S, src, i + 3 * MF_VL);
+        vu u0 = bk_load32(S, src, i), u1 = bk_load32(S, src, i + MF_VL);
+        vu u2 = bk_load32(S, src, i + 2 * MF_VL), u3 = bk_load32(S, src, i + 3 * MF_VL);
         vm sp = bf16 ? m_or(m_or(hw_bf16_special(u0), hw_bf16_special(u1)), m_or(hw_bf16_special(u2), hw_bf16_special(u3)))
                      : m_or(hw_f16_special2(u0, u1), hw_f16_special2(u2, u3));
         if (!m_any(sp)) {
@@ -112,73 +112,73 @@ MF_V void room_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const
             hw_f16_fix(dst + i + 3 * MF_VL, u3, R);
         }
         if (sat) {
-            room_hw16_sat(dst + i, bf16);
-            room_hw16_sat(dst + i + MF_VL, bf16);
-            room_hw16_sat(dst + i + 2 * MF_VL, bf16);
-            room_hw16_sat(dst + i + 3 * MF_VL, bf16);
+            bk_hw16_sat(dst + i, bf16);
+            bk_hw16_sat(dst + i + MF_VL, bf16);
+            bk_hw16_sat(dst + i + 2 * MF_VL, bf16);
+            bk_hw16_sat(dst + i + 3 * MF_VL, bf16);
         }
     }
     for (; i < n; i += MF_VL) {
         if (bf16)
-            hw_bf16_fix(dst + i, room_load32(S, src, i));
+            hw_bf16_fix(dst + i, bk_load32(S, src, i));
         else
-            hw_f16_fix(dst + i, room_load32(S, src, i), R);
+            hw_f16_fix(dst + i, bk_load32(S, src, i), R);
         if (sat)
-            room_hw16_sat(dst + i, bf16);
+            bk_hw16_sat(dst + i, bf16);
     }
 }
 
 #ifdef V_HAS_TABLE32
 /* The table kernels' constants, built once for each format that takes them (built at each call they
- * cost a few ns, a tenth of a 64-element call). room_tabs_state: 0 not built, 1 being built by one
+ * cost a few ns, a tenth of a 64-element call). bk_tabs_state: 0 not built, 1 being built by one
  * thread, 2 built and published; a thread that finds them being built makes its own copy in *spare. */
-static k_rn_tab room_tabs[MF_FORMAT_COUNT];
-static int room_tabs_state;
+static k_rn_tab bk_tabs[MF_FORMAT_COUNT];
+static int bk_tabs_state;
 
-__attribute__((unused)) static const k_rn_tab *room_tab(mf_format d, k_rn_tab *spare)
+__attribute__((unused)) static const k_rn_tab *bk_tab(mf_format d, k_rn_tab *spare)
 {
     int expect = 0, f;
-    if (__atomic_load_n(&room_tabs_state, __ATOMIC_ACQUIRE) == 2)
-        return &room_tabs[d];
-    if (!__atomic_compare_exchange_n(&room_tabs_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+    if (__atomic_load_n(&bk_tabs_state, __ATOMIC_ACQUIRE) == 2)
+        return &bk_tabs[d];
+    if (!__atomic_compare_exchange_n(&bk_tabs_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
         *spare = k_rn_tab_make(d);
         return spare;
     }
     for (f = 0; f < MF_FORMAT_COUNT; f++)
         if (k_rn_tab_ok((mf_format)f))
-            room_tabs[f] = k_rn_tab_make((mf_format)f);
-    __atomic_store_n(&room_tabs_state, 2, __ATOMIC_RELEASE);
-    return &room_tabs[d];
+            bk_tabs[f] = k_rn_tab_make((mf_format)f);
+    __atomic_store_n(&bk_tabs_state, 2, __ATOMIC_RELEASE);
+    return &bk_tabs[d];
 }
 
 /* Every mode but sr, either policy, no statistics, into a one-byte or e2m1 format (k_rn_tab_ok), four
- * vectors a step (e2m1: eight), from a binary32 source (f16 and bf16 sources have room_w16) */
-MF_V vu room_tab_round(vu u, const mf_format D, const mf_round R, const mf_overflow O, const k_rn_tab *t)
+ * vectors a step (e2m1: eight), from a binary32 source (f16 and bf16 sources have bk_w16) */
+MF_V vu bk_tab_round(vu u, const mf_format D, const mf_round R, const mf_overflow O, const k_rn_tab *t)
 {
     if (R == MF_ROUND_NEAREST_EVEN)
         return k_round_rn_tab(u, D, O, t);
-    return k_round_dir_tab(u, D, R, O, t); /* rz anywhere; rna, ru, rd, ro under the room's MXCSR only */
+    return k_round_dir_tab(u, D, R, O, t); /* rz anywhere; rna, ru, rd, ro under the backend's MXCSR only */
 }
 
-MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, const mf_overflow O, void *dst,
+MF_V void bk_tab_loop(const mf_format S, const mf_format D, const mf_round R, const mf_overflow O, void *dst,
                         const void *src, size_t n)
 {
     k_rn_tab spare;
-    const k_rn_tab tab = *room_tab(D, &spare);
+    const k_rn_tab tab = *bk_tab(D, &spare);
     size_t i = 0;
     if (D == MF_FP4_E2M1) /* eight vectors a step: 64 bytes, packed with fewer instructions */
         for (; i + 8 * MF_VL <= n; i += 8 * MF_VL) {
             vu c[8];
             int j;
             for (j = 0; j < 8; j++)
-                c[j] = room_tab_round(room_load32(S, src, i + (size_t)j * MF_VL), D, R, O, &tab);
+                c[j] = bk_tab_round(bk_load32(S, src, i + (size_t)j * MF_VL), D, R, O, &tab);
             v_store_u4x8((uint8_t *)dst + i / 2, c);
         }
     for (; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-        vu c0 = room_tab_round(room_load32(S, src, i), D, R, O, &tab);
-        vu c1 = room_tab_round(room_load32(S, src, i + MF_VL), D, R, O, &tab);
-        vu c2 = room_tab_round(room_load32(S, src, i + 2 * MF_VL), D, R, O, &tab);
-        vu c3 = room_tab_round(room_load32(S, src, i + 3 * MF_VL), D, R, O, &tab);
+        vu c0 = bk_tab_round(bk_load32(S, src, i), D, R, O, &tab);
+        vu c1 = bk_tab_round(bk_load32(S, src, i + MF_VL), D, R, O, &tab);
+        vu c2 = bk_tab_round(bk_load32(S, src, i + 2 * MF_VL), D, R, O, &tab);
+        vu c3 = bk_tab_round(bk_load32(S, src, i + 3 * MF_VL), D, R, O, &tab);
         if (D == MF_FP16) {
             v_store_u16((uint16_t *)dst + i, c0);
             v_store_u16((uint16_t *)dst + i + MF_VL, c1);
@@ -190,7 +190,7 @@ MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, 
             v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
     }
     for (; i < n; i += MF_VL) {
-        vu c = room_tab_round(room_load32(S, src, i), D, R, O, &tab);
+        vu c = bk_tab_round(bk_load32(S, src, i), D, R, O, &tab);
         if (D == MF_FP16)
             v_store_u16((uint16_t *)dst + i, c);
         else if (D == MF_FP4_E2M1)
@@ -205,7 +205,7 @@ MF_V void room_tab_loop(const mf_format S, const mf_format D, const mf_round R, 
 
 /* One vector of binary32 bits u (for sr, rb: each element's mf_sr_width(D) random bits, zero-extended)
  * rounded into D's codes; tp: the k_rn_tab of D where the stochastic table kernel applies (AVX-512). */
-MF_V vu room_round_code(const mf_format D, const mf_round R, const mf_overflow O, const int C, vu u, vu rb,
+MF_V vu bk_round_code(const mf_format D, const mf_round R, const mf_overflow O, const int C, vu u, vu rb,
                         const void *tp, k_counts *ct)
 {
     (void)tp;
@@ -225,10 +225,10 @@ MF_V vu room_round_code(const mf_format D, const mf_round R, const mf_overflow O
 }
 
 /* ... and stored at element i of dst. */
-MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflow O, const int C, void *dst, size_t i,
+MF_V void bk_round_store(const mf_format D, const mf_round R, const mf_overflow O, const int C, void *dst, size_t i,
                            vu u, vu rb, const void *tp, k_counts *ct)
 {
-    const vu c = room_round_code(D, R, O, C, u, rb, tp, ct);
+    const vu c = bk_round_code(D, R, O, C, u, rb, tp, ct);
     if (D == MF_FP16 || D == MF_BF16)
         v_store_u16((uint16_t *)dst + i, c);
     else if (D == MF_FP4_E2M1)
@@ -238,7 +238,7 @@ MF_V void room_round_store(const mf_format D, const mf_round R, const mf_overflo
 }
 
 /* The 2^k_sr_shift(D) vectors of elements from element e that one vector of stream words w serves */
-MF_V void room_sr_words(const mf_format D, const mf_round R, const mf_overflow O, const int C, void *dst,
+MF_V void bk_sr_words(const mf_format D, const mf_round R, const mf_overflow O, const int C, void *dst,
                         const uint32_t *src, size_t e, vu w, const void *tp, k_counts *ct)
 {
     const int P = 1 << k_sr_shift(D);
@@ -246,7 +246,7 @@ MF_V void room_sr_words(const mf_format D, const mf_round R, const mf_overflow O
     if (P == 4) { /* one-byte and e2m1 codes: the four vectors stored with one pack */
         vu c[4];
         for (p = 0; p < 4; p++)
-            c[p] = room_round_code(D, R, O, C, v_load_u32(src + e + (size_t)p * MF_VL), k_sr_part(w, D, p), tp, ct);
+            c[p] = bk_round_code(D, R, O, C, v_load_u32(src + e + (size_t)p * MF_VL), k_sr_part(w, D, p), tp, ct);
         if (D == MF_FP4_E2M1)
             v_store_u4x4((uint8_t *)dst + e / 2, c[0], c[1], c[2], c[3]);
         else
@@ -258,17 +258,17 @@ MF_V void room_sr_words(const mf_format D, const mf_round R, const mf_overflow O
                        (uint32_t)mf__fmt_max_code(mf__fmt_get(MF_BF16)));
 #endif
     } else if (P == 2) { /* f16, bf16: the two vectors stored with one pack */
-        const vu c0 = room_round_code(D, R, O, C, v_load_u32(src + e), k_sr_part(w, D, 0), tp, ct);
-        const vu c1 = room_round_code(D, R, O, C, v_load_u32(src + e + MF_VL), k_sr_part(w, D, 1), tp, ct);
+        const vu c0 = bk_round_code(D, R, O, C, v_load_u32(src + e), k_sr_part(w, D, 0), tp, ct);
+        const vu c1 = bk_round_code(D, R, O, C, v_load_u32(src + e + MF_VL), k_sr_part(w, D, 1), tp, ct);
         v_store_u16x2((uint16_t *)dst + e, c0, c1);
     } else {
-        room_round_store(D, R, O, C, dst, e, v_load_u32(src + e), w, tp, ct);
+        bk_round_store(D, R, O, C, dst, e, v_load_u32(src + e), w, tp, ct);
     }
 }
 
-/* The rooms without rounding in the instruction take f32 -> fp8/fp6/fp4 in rz, rna, ru, rd and ro by
- * k_round_dir_fast, with MXCSR's rounding set by room_blocked (room_kernel_csr); the others have tables. */
-MF_V int room_dir_fast(const mf_format D, const mf_round R, const int C)
+/* The backends without rounding in the instruction take f32 -> fp8/fp6/fp4 in rz, rna, ru, rd and ro by
+ * k_round_dir_fast, with MXCSR's rounding set by bk_blocked (bk_kernel_csr); the others have tables. */
+MF_V int bk_dir_fast(const mf_format D, const mf_round R, const int C)
 {
 #ifndef V_HAS_RC_IN_INSN
     return !C && R != MF_ROUND_NEAREST_EVEN && R != MF_ROUND_STOCHASTIC && (unsigned)R < MF_ROUND_COUNT &&
@@ -279,11 +279,11 @@ MF_V int room_dir_fast(const mf_format D, const mf_round R, const int C)
 #endif
 }
 
-/* MXCSR's rounding control for the kernel of (D, R): rn but for room_dir_fast */
-MF_V unsigned room_kernel_csr(const mf_format D, const mf_round R, const int C)
+/* MXCSR's rounding control for the kernel of (D, R): rn but for bk_dir_fast */
+MF_V unsigned bk_kernel_csr(const mf_format D, const mf_round R, const int C)
 {
 #ifndef V_HAS_RC_IN_INSN
-    if (room_dir_fast(D, R, C))
+    if (bk_dir_fast(D, R, C))
         return k_round_dir_csr(R);
 #endif
     (void)D, (void)R, (void)C;
@@ -291,7 +291,7 @@ MF_V unsigned room_kernel_csr(const mf_format D, const mf_round R, const int C)
 }
 
 /* k_round_rn_fast or k_round_dir_fast */
-MF_V vu room_fast_code(vu u, const mf_format D, const mf_round R, const mf_overflow O)
+MF_V vu bk_fast_code(vu u, const mf_format D, const mf_round R, const mf_overflow O)
 {
 #ifndef V_HAS_RC_IN_INSN
     if (R != MF_ROUND_NEAREST_EVEN)
@@ -303,23 +303,23 @@ MF_V vu room_fast_code(vu u, const mf_format D, const mf_round R, const mf_overf
 }
 
 /* ---- one block: binary32 bits -> destination format ---------------------------------------------- */
-MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, size_t n, const mf_round R,
+MF_V void bk_round_loop(const mf_format D, void *dst, const uint32_t *src, size_t n, const mf_round R,
                           const mf_overflow O, const int C, const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
 {
     size_t i;
     if (D == MF_FP16 && !C &&
         (R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_TOWARD_ZERO || R == MF_ROUND_UP || R == MF_ROUND_DOWN)) {
-        room_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE); /* F16C */
+        bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE); /* F16C */
         return;
     }
-    if (ROOM_HW_BF16 && D == MF_BF16 && !C && R == MF_ROUND_NEAREST_EVEN) {
-        room_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE);
+    if (BK_HW_BF16 && D == MF_BF16 && !C && R == MF_ROUND_NEAREST_EVEN) {
+        bk_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE);
         return;
     }
 #ifdef V_HAS_TABLE32
     if (R != MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D) &&
         (D != MF_FP16 || R == MF_ROUND_NEAREST_AWAY || R == MF_ROUND_ODD)) { /* f16's other modes: F16C above */
-        room_tab_loop(MF_FP32, D, R, O, dst, src, n); /* rn, rz (room_direct's too), rna, ru, rd, ro */
+        bk_tab_loop(MF_FP32, D, R, O, dst, src, n); /* rn, rz (bk_direct's too), rna, ru, rd, ro */
         return;
     }
 #endif
@@ -333,20 +333,20 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
             v_store_u8((uint8_t *)dst + i, k_round_e8m0_fast(v_load_u32(src + i), R, O));
         return;
     }
-    if (((R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D)) || room_dir_fast(D, R, C)) && D != MF_FP16) {
+    if (((R == MF_ROUND_NEAREST_EVEN && !C && k_fast_rn_ok(D)) || bk_dir_fast(D, R, C)) && D != MF_FP16) {
         /* one-byte and e2m1 codes: four vectors a step, stored with one pack */
         for (i = 0; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-            vu c0 = room_fast_code(v_load_u32(src + i), D, R, O);
-            vu c1 = room_fast_code(v_load_u32(src + i + MF_VL), D, R, O);
-            vu c2 = room_fast_code(v_load_u32(src + i + 2 * MF_VL), D, R, O);
-            vu c3 = room_fast_code(v_load_u32(src + i + 3 * MF_VL), D, R, O);
+            vu c0 = bk_fast_code(v_load_u32(src + i), D, R, O);
+            vu c1 = bk_fast_code(v_load_u32(src + i + MF_VL), D, R, O);
+            vu c2 = bk_fast_code(v_load_u32(src + i + 2 * MF_VL), D, R, O);
+            vu c3 = bk_fast_code(v_load_u32(src + i + 3 * MF_VL), D, R, O);
             if (D == MF_FP4_E2M1)
                 v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
             else
                 v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
         }
         for (; i < n; i += MF_VL) {
-            vu c = room_fast_code(v_load_u32(src + i), D, R, O);
+            vu c = bk_fast_code(v_load_u32(src + i), D, R, O);
             if (D == MF_FP4_E2M1)
                 v_store_u4((uint8_t *)dst + i / 2, c);
             else
@@ -358,7 +358,7 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
 #ifdef V_HAS_TABLE32
     const int sr_tab = R == MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D);
     k_rn_tab spare;
-    const k_rn_tab tab = *room_tab(sr_tab ? D : MF_FP8_E4M3, &spare);
+    const k_rn_tab tab = *bk_tab(sr_tab ? D : MF_FP8_E4M3, &spare);
     const k_rn_tab *tp = &tab;
 #else
     const void *tp = NULL;
@@ -380,22 +380,22 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
                 if (pipe && i + 2 * chunk <= n) {
                     vu nx[K_SR_CHAINS];
                     k_philox_chains_start(nx, &cc, idx0 + i + chunk, SH);
-#define ROOM_SR_ROUND(r)                                                                                  \
+#define BK_SR_ROUND(r)                                                                                  \
     do {                                                                                                  \
         for (j = 0; j < K_SR_CHAINS; j++)                                                                 \
             nx[j] = (r) < 9 ? v_philox_round(nx[j], ks->k[r]) : v_philox_last(nx[j], ks->k[9]);           \
         for (j = (r) * K_SR_CHAINS / 10; j < ((r) + 1) * K_SR_CHAINS / 10; j++)                           \
-            room_sr_words(D, R, O, C, dst, src, i + (size_t)(j * P) * MF_VL, rb[j], tp, ct);               \
+            bk_sr_words(D, R, O, C, dst, src, i + (size_t)(j * P) * MF_VL, rb[j], tp, ct);               \
     } while (0)
 #pragma GCC unroll 10 /* 4-10% faster than the loop */
                     for (r = 0; r < 10; r++)
-                        ROOM_SR_ROUND(r);
-#undef ROOM_SR_ROUND
+                        BK_SR_ROUND(r);
+#undef BK_SR_ROUND
                     for (j = 0; j < K_SR_CHAINS; j++)
                         rb[j] = nx[j];
                 } else {
                     for (j = 0; j < K_SR_CHAINS; j++)
-                        room_sr_words(D, R, O, C, dst, src, i + (size_t)(j * P) * MF_VL, rb[j], tp, ct);
+                        bk_sr_words(D, R, O, C, dst, src, i + (size_t)(j * P) * MF_VL, rb[j], tp, ct);
                     if (!pipe && i + 2 * chunk <= n)
                         k_philox_chains(rb, &cc, idx0 + i + chunk, SH, ks);
                 }
@@ -413,33 +413,33 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
             else
                 ctr = k_philox_counters(nb, SH);
             for (p = 0; p < P && i < n; p++, i += MF_VL)
-                room_round_store(D, R, O, C, dst, i, v_load_u32(src + i), k_sr_part(rb, D, p), tp, ct);
+                bk_round_store(D, R, O, C, dst, i, v_load_u32(src + i), k_sr_part(rb, D, p), tp, ct);
         }
         return;
     }
     for (; i < n; i += MF_VL)
-        room_round_store(D, R, O, C, dst, i, v_load_u32(src + i), v_zero(), tp, ct);
+        bk_round_store(D, R, O, C, dst, i, v_load_u32(src + i), v_zero(), tp, ct);
 }
 
 /* The instantiations: every (destination, mode, policy) with constant arguments; the counting calls
  * (statistics asked for) once per destination, with the mode and policy read at run time. */
-#define ROOM_RLOOP(D, R, O, C) room_round_loop(D, dst, src, n, R, O, C, ks, idx0, ct)
-#define ROOM_RCASE_O(D, R)                                                                            \
+#define BK_RLOOP(D, R, O, C) bk_round_loop(D, dst, src, n, R, O, C, ks, idx0, ct)
+#define BK_RCASE_O(D, R)                                                                            \
     case R:                                                                                           \
         if (o == MF_OVERFLOW_SATURATE)                                                                \
-            ROOM_RLOOP(D, R, MF_OVERFLOW_SATURATE, 0);                                                \
+            BK_RLOOP(D, R, MF_OVERFLOW_SATURATE, 0);                                                \
         else                                                                                          \
-            ROOM_RLOOP(D, R, MF_OVERFLOW_IEEE, 0);                                                    \
+            BK_RLOOP(D, R, MF_OVERFLOW_IEEE, 0);                                                    \
         break;
 /* one function per destination: in one function holding all of them, the compiler stopped folding
  * the format's facts */
-#define ROOM_RFUNC(D, NAME)                                                                           \
+#define BK_RFUNC(D, NAME)                                                                           \
     __attribute__((noinline)) static void NAME##_counting(void *dst, const uint32_t *src, size_t n,  \
                                                           mf_round r, mf_overflow o,                  \
                                                           const k_philox_keys *ks, uint64_t idx0,     \
                                                           k_counts *ct)                               \
     {                                                                                                 \
-        ROOM_RLOOP(D, r, o, 1);                                                                       \
+        BK_RLOOP(D, r, o, 1);                                                                       \
     }                                                                                                 \
     void NAME(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,         \
               const k_philox_keys *ks, uint64_t idx0, k_counts *ct)                                   \
@@ -449,19 +449,19 @@ MF_V void room_round_loop(const mf_format D, void *dst, const uint32_t *src, siz
             return;                                                                                   \
         }                                                                                             \
         switch (r) {                                                                                  \
-            ROOM_RCASE_O(D, MF_ROUND_NEAREST_EVEN)                                                    \
-            ROOM_RCASE_O(D, MF_ROUND_NEAREST_AWAY)                                                    \
-            ROOM_RCASE_O(D, MF_ROUND_TOWARD_ZERO)                                                     \
-            ROOM_RCASE_O(D, MF_ROUND_UP)                                                              \
-            ROOM_RCASE_O(D, MF_ROUND_DOWN)                                                            \
-            ROOM_RCASE_O(D, MF_ROUND_ODD)                                                             \
-            ROOM_RCASE_O(D, MF_ROUND_STOCHASTIC)                                                      \
+            BK_RCASE_O(D, MF_ROUND_NEAREST_EVEN)                                                    \
+            BK_RCASE_O(D, MF_ROUND_NEAREST_AWAY)                                                    \
+            BK_RCASE_O(D, MF_ROUND_TOWARD_ZERO)                                                     \
+            BK_RCASE_O(D, MF_ROUND_UP)                                                              \
+            BK_RCASE_O(D, MF_ROUND_DOWN)                                                            \
+            BK_RCASE_O(D, MF_ROUND_ODD)                                                             \
+            BK_RCASE_O(D, MF_ROUND_STOCHASTIC)                                                      \
         default: break;                                                                               \
         }                                                                                             \
     }
 
 /* One round kernel: blocks of binary32 bits -> D, every mode, policy and counting (round.c). */
-typedef void (*room_round_fn)(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,
+typedef void (*bk_round_fn)(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,
                               const k_philox_keys *ks, uint64_t idx0, k_counts *ct);
 
 #endif /* MF_SIMD_BACKEND_KERNELS_H */

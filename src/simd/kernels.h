@@ -1,7 +1,7 @@
 /* src/simd/kernels.h - the vector kernels, written once over the vocabulary of src/x86/vec_avx2.h,
- * src/x86/vec_avx512.h or src/arm/vec_neon.h (the including room picks one) and compiled once per room.
+ * src/x86/vec_avx512.h or src/arm/vec_neon.h (the including backend picks one) and compiled once per backend.
  *
- * They reproduce the portable room bit for bit. The rounding kernel is the scalar core of
+ * They reproduce the portable backend bit for bit. The rounding kernel is the scalar core of
  * include/minifloat/detail/round.h specialised for a binary32 source, whose significand has 24
  * bits, so that everything fits 32-bit lanes:
  *
@@ -120,7 +120,7 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
 /* ---- binary32 -> a narrow format, rn, no statistics: one binary32 addition does the rounding --------
  * Adding M = 2^(m - man + 23) (m the effective exponent, as above) to |x| leaves the rounded
  * significand, implicit bit included, in the low mantissa bits of the sum: the addition rounds to
- * nearest-even at exactly the target's last place (the room runs with MXCSR, or FPCR on aarch64, = rn, no FTZ/DAZ).
+ * nearest-even at exactly the target's last place (the backend runs with MXCSR, or FPCR on aarch64, = rn, no FTZ/DAZ).
  * M also carries the code's exponent part in its mantissa, so the sum's low bits are the code.
  * |x| is first clamped to 2^(emax+1), which overflows in every format, so M stays finite. For
  * formats whose M fits binary32 (every signed narrow format but bf16). */
@@ -157,7 +157,7 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
 #ifdef V_HAS_RC_IN_INSN
     vu code = v_and(v_fadd_rn(a, big), v_set1(0x7FFFFFu));
 #else
-    vu code = v_and(v_fadd(a, big), v_set1(0x7FFFFFu)); /* under the room's MXCSR (rn) */
+    vu code = v_and(v_fadd(a, big), v_set1(0x7FFFFFu)); /* under the backend's MXCSR (rn) */
 #endif
     vm isnan = v_gt_u(a0, v_set1(0x7F800000u));
     vu res = v_min_u(code, v_set1(maxc));
@@ -171,7 +171,7 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
 
 #ifndef V_HAS_RC_IN_INSN
 /* ---- binary32 -> a narrow format, rz, rna, ru, rd or ro, no statistics: k_round_rn_fast's addition
- * under MXCSR (FPCR) in another rounding mode (for rooms whose instructions cannot name it; the room sets
+ * under MXCSR (FPCR) in another rounding mode (for backends whose instructions cannot name it; the backend sets
  * MXCSR's rounding control to k_round_dir_csr(r) around the kernel) ------------------------------------
  * |x| + M truncated (rz) keeps the grid point at or below |x|: rz. ro sets that code's last bit where
  * the sum was inexact, that is where sum - M != |x| (the subtraction is exact: the sum is within a
@@ -237,7 +237,7 @@ MF_V int k_sat_like(const mf_format fmt, const mf_overflow o)
  * all ones below the sign in every format: one masked ternary-logic op both cuts the code out of the
  * sum, puts the sign in, and writes the NaN. The addition carries its own rounding and raises
  * nothing, and DAZ could only zero a binary32 subnormal |x|, which rounds to zero anyway, so the
- * result does not depend on MXCSR (room_direct). */
+ * result does not depend on MXCSR (bk_direct). */
 typedef struct k_rn_tab {
     vu lo, hi;             /* M by exponent */
     vu rlo, rhi;           /* 2^(q - w) by exponent, q the exponent of the target's last place there, w its sr width */
@@ -265,7 +265,7 @@ MF_V int k_rn_tab_ok(const mf_format fmt)
 }
 
 /* The kernel's constants as vectors, so that nothing about the format is computed per vector (the
- * rooms build them once per format: room_tab). Entry j is for the binary32 biased exponent emin_b + j,
+ * backends build them once per format: bk_tab). Entry j is for the binary32 biased exponent emin_b + j,
  * written as vector arithmetic on j rather than a loop through memory. */
 MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
 {
@@ -362,7 +362,7 @@ MF_V vu k_round_rn_tab(vu u, const mf_format D, const mf_overflow O, const k_rn_
  * next binade, that binade's first point is on the finer grid too). The clamp is exact for every mode
  * (above max, unbounded rounding gives max or more, which saturates to max; round to odd included).
  * rz does not depend on MXCSR (as rn above); DAZ would zero a subnormal |x| that ru, rna and ro must
- * not, so those run under the room's MXCSR. */
+ * not, so those run under the backend's MXCSR. */
 MF_V vu k_round_dir_tab(vu u, const mf_format D, const mf_round r, const mf_overflow O, const k_rn_tab *t)
 {
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
@@ -392,7 +392,7 @@ MF_V vu k_round_dir_tab(vu u, const mf_format D, const mf_round r, const mf_over
  * then the table addition truncated. Clamping |x| first is exact: under saturation to max (every
  * |x| >= max gives max); under the IEEE policy of e4m3 and e5m2 to the grid point above max (every
  * |x| at or above it overflows, and between max and it the rounding is as unclamped), whose code is
- * e5m2's inf and e4m3's NaN, which has no sign. Runs under the room's MXCSR (no FTZ/DAZ). */
+ * e5m2's inf and e4m3's NaN, which has no sign. Runs under the backend's MXCSR (no FTZ/DAZ). */
 MF_V vu k_round_sr_tab(vu u, const mf_format D, const mf_overflow O, vu r, const k_rn_tab *t)
 {
     const int ieee = !k_sat_like(D, O), inf = mf__fmt_get(D).kind == MF__KIND_IEEE;

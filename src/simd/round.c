@@ -18,10 +18,10 @@ void BK_ROUND_NAME(void *dst, const uint32_t *src, size_t n, mf_round r, mf_over
         BK_ROUND_PARENT(dst, src, n, r, o, count, ks, idx0, ct);
     else
         switch (r) {
-            ROOM_RCASE_O(BK_DST, MF_ROUND_NEAREST_EVEN) /* the one mode a backend changes so far */
+            BK_RCASE_O(BK_DST, MF_ROUND_NEAREST_EVEN) /* the one mode a backend changes so far */
         default: break;
         }
 }
 #else
-ROOM_RFUNC(BK_DST, BK_ROUND_NAME)
+BK_RFUNC(BK_DST, BK_ROUND_NAME)
 #endif

@@ -38,13 +38,13 @@ MF_V void hw_f16_fix(uint16_t *p, vu u, const mf_round r)
     _mm_storeu_si128((__m128i *)p, _mm_blendv_epi8(hw__cvtph(u, r), _mm_set1_epi16(0x7FFF), m16));
 }
 
-/* f16 -> f32: vcvtph2ps keeps sign and payload and sets the quiet bit, as the portable room does. */
+/* f16 -> f32: vcvtph2ps keeps sign and payload and sets the quiet bit, as the portable backend does. */
 MF_V vu hw_f16_to_f32(const uint16_t *p)
 {
     return _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p)));
 }
 
-/* Four doubles -> four binary32 bits under the MXCSR rounding (the room sets it). */
+/* Four doubles -> four binary32 bits under the MXCSR rounding (the backend sets it). */
 MF_V __m128i hw__pd4_to_ps4(const double *p, int odd)
 {
     __m256d x = _mm256_loadu_pd(p);
@@ -63,7 +63,7 @@ MF_V vu hw_f64_to_f32_ro(const double *p)
     return _mm256_set_m128i(hw__pd4_to_ps4(p + 4, 1), hw__pd4_to_ps4(p, 1));
 }
 
-/* rna, with MXCSR = rz: as room_avx512_hw.h's hw__pd8_to_ps8_rna */
+/* rna, with MXCSR = rz: as avx512_hooks.h's hw__pd8_to_ps8_rna */
 MF_V __m128i hw__pd4_to_ps4_rna(const double *p)
 {
     const __m256d sign = _mm256_set1_pd(-0.0), x = _mm256_loadu_pd(p), a = _mm256_andnot_pd(sign, x);
@@ -84,12 +84,12 @@ MF_V vu hw_f64_to_f32(const double *p, mf_round r)
     vu u;
     if (r == MF_ROUND_NEAREST_AWAY)
         u = _mm256_set_m128i(hw__pd4_to_ps4_rna(p + 4), hw__pd4_to_ps4_rna(p));
-    else /* the room has put r into MXCSR */
+    else /* the backend has put r into MXCSR */
         u = _mm256_set_m128i(hw__pd4_to_ps4(p + 4, 0), hw__pd4_to_ps4(p, 0));
     return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
 }
 
-/* sr from f64, with MXCSR = rz: as room_avx512_hw.h's hw__pd8_to_ps8_sr, four doubles */
+/* sr from f64, with MXCSR = rz: as avx512_hooks.h's hw__pd8_to_ps8_sr, four doubles */
 MF_V __m128i hw__pd4_to_ps4_sr(const double *p, const uint8_t *rp, const int w, const int man, const int e_lo,
                                const double top)
 {
@@ -137,8 +137,8 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
 }
 
 #ifdef BK_PATHS
-#include "room_avx2_decode.h"
-#include "room_avx2_lut.h"
+#include "avx2_decode.h"
+#include "avx2_lut.h"
 #endif
 
 #endif /* MF_X86_BACKEND_AVX2_H */

@@ -4,11 +4,11 @@
  * AVX-512 flags and -mavx512bf16 -mavx512vbmi. */
 #ifndef MF_X86_BACKEND_AVX512BF16_H
 #define MF_X86_BACKEND_AVX512BF16_H
-#define V_HAS_VBMI 1 /* this room also requires AVX512_VBMI (cpuid.c) */
+#define V_HAS_VBMI 1 /* this backend also requires AVX512_VBMI (cpuid.c) */
 #include "vec_avx512.h"
 
 #include "../simd/kernels.h"
-#include "room_avx512_hw.h"
+#include "avx512_hooks.h"
 
 /* vcvtneps2bf16 flushes binary32 subnormal inputs to zero and keeps NaN payloads: a vector holding
  * either takes the integer kernel instead (both are rare in real data, and the test is one
@@ -46,7 +46,7 @@ MF_V void hw_bf16_fix(uint16_t *p, vu u)
 }
 
 /* vfpclassps reads a denormal as zero under DAZ, so hw_bf16_special holds only with DAZ clear. A call
- * that does not set MXCSR (room_direct) asks the instruction itself, about one denormal (cheaper
+ * that does not set MXCSR (bk_direct) asks the instruction itself, about one denormal (cheaper
  * than reading MXCSR back). */
 MF_V int hw_bf16_direct_ok(void)
 {
@@ -54,10 +54,10 @@ MF_V int hw_bf16_direct_ok(void)
     __asm__("" : "+x"(d)); /* a run-time question: keep compilers from answering it */
     return _mm_fpclass_ss_mask(d, 0x20) != 0;
 }
-#define ROOM_HW_BF16 1
+#define BK_HW_BF16 1
 
 /* The pairs this backend converts itself: every destination bf16 (vcvtneps2bf16) and the byte-table
- * pairs (vpermt2b: a one-byte or e2m1 source into another of those, f16 or bf16; room_lut_pair);
+ * pairs (vpermt2b: a one-byte or e2m1 source into another of those, f16 or bf16; bk_lut_pair);
  * avx512 converts the rest. */
 #define BK_BIT(f) (1u << (f))
 #define BK_BYTE_FMTS                                                                                      \
@@ -65,7 +65,7 @@ MF_V int hw_bf16_direct_ok(void)
      BK_BIT(MF_FP4_E2M1) | BK_BIT(MF_E8M0))
 #define BK_OWN_DSTS(s)                                                                                    \
     (BK_BIT(MF_BF16) | (BK_BYTE_FMTS >> (s) & 1u ? (BK_BYTE_FMTS | BK_BIT(MF_FP16)) & ~BK_BIT(s) : 0u))
-#define BK_PARENT mf__room_avx512
+#define BK_PARENT mf__backend_avx512
 /* its round kernel into bf16 differs from avx512's only in rn without statistics (vcvtneps2bf16) */
 #define BK_ROUND_CHANGES(r, count) ((r) == MF_ROUND_NEAREST_EVEN && !(count))
 
@@ -198,7 +198,7 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const 
 #undef HW_LUT16_BODY
 }
 
-/* ---- sr through tables (room_lut_sr) ---------------------------------------------------------------
+/* ---- sr through tables (bk_lut_sr) ---------------------------------------------------------------
  * nblk blocks of 64 elements into a one-byte format or e2m1 with 8 random bits an element. tabs holds
  * 256 bytes each of lo and thr: an element with code x takes lo[x] + 1 where its random byte exceeds
  * thr[x], else lo[x]. Block b's bytes are the Philox words of blocks pb + 4b .. pb + 4b + 3 in order,
@@ -283,7 +283,7 @@ static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const
         hw_lut_sr8_s(dst, src, nblk, t, ks, pb, cls, s4, d4, 0);
     }
 }
-#define ROOM_HW_LUT 1
+#define BK_HW_LUT 1
 #endif /* BK_PATHS */
 
 #endif /* MF_X86_BACKEND_AVX512BF16_H */

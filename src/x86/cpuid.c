@@ -1,4 +1,4 @@
-/* src/x86/cpuid.c - which x86 rooms this CPU and OS can run (compiled without ISA flags). */
+/* src/x86/cpuid.c - which x86 backends this CPU and OS can run (compiled without ISA flags). */
 #include "cpuid.h"
 
 #include <cpuid.h>

@@ -1,4 +1,4 @@
-/* src/x86/cpuid.h - x86 feature bits the door needs. */
+/* src/x86/cpuid.h - x86 feature bits the dispatcher needs. */
 #ifndef MF_X86_CPUID_H
 #define MF_X86_CPUID_H
 

@@ -41,7 +41,7 @@ MF_V vu v_max_u(vu a, vu b) { return _mm256_max_epu32(a, b); }
 MF_V vu v_max_i(vu a, vu b) { return _mm256_max_epi32(a, b); }
 
 /* Unsigned order through the signed compare: flip the top bit of both sides. */
-/* binary32 addition and subtraction of bit patterns (rounded per MXCSR, which the room sets) */
+/* binary32 addition and subtraction of bit patterns (rounded per MXCSR, which the backend sets) */
 MF_V vu v_fadd(vu a, vu b) { return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))); }
 MF_V vu v_fsub(vu a, vu b) { return _mm256_castps_si256(_mm256_sub_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))); }
 

@@ -1,7 +1,7 @@
 /* src/x86/vec_avx512.h - the vector vocabulary of the kernels, for AVX-512 (F, BW, VL, DQ, CD).
  *
  * 16 lanes of 32 bits; masks are k-registers. vec_avx2.h defines the same names for 8 lanes, so one
- * kernel source (kernels.h) compiles for both rooms. Variable shifts follow the hardware: a count
+ * kernel source (kernels.h) compiles for both backends. Variable shifts follow the hardware: a count
  * above 31 gives 0.
  */
 #ifndef MF_X86_VEC_AVX512_H
@@ -42,7 +42,7 @@ MF_V vu v_min_u(vu a, vu b) { return _mm512_min_epu32(a, b); }
 MF_V vu v_max_u(vu a, vu b) { return _mm512_max_epu32(a, b); }
 MF_V vu v_max_i(vu a, vu b) { return _mm512_max_epi32(a, b); }
 
-/* binary32 addition of bit patterns (rounded per MXCSR, which the room sets to rn) */
+/* binary32 addition of bit patterns (rounded per MXCSR, which the backend sets to rn) */
 MF_V vu v_fadd(vu a, vu b) { return _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
 
 /* the same rounded to nearest-even whatever MXCSR's rounding control says, raising no exception

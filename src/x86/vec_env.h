@@ -1,7 +1,7 @@
 /* src/x86/vec_env.h - the binary32 environment for the x86 vocabularies (vec_avx2.h, vec_avx512.h):
- * MXCSR, and the prefetch and store fence that src/simd/room.h names.
+ * MXCSR, and the prefetch and store fence that src/simd/backend.h names.
  *
- * room.h writes (csr & ~V_CSR_OWN) | V_CSR_BASE | <rounding>: no DAZ, no FTZ, every exception masked,
+ * backend.h writes (csr & ~V_CSR_OWN) | V_CSR_BASE | <rounding>: no DAZ, no FTZ, every exception masked,
  * the rounding control as named; the sticky flags (bits 0..5) are the caller's and are left alone. */
 #ifndef MF_X86_VEC_ENV_H
 #define MF_X86_VEC_ENV_H

@@ -4,7 +4,7 @@
  * round-to-nearest-even and no flush-to-zero. A C multiplication follows the caller's rounding mode
  * and FTZ/DAZ, so the portable code computes with integers instead: the exact product or quotient
  * goes through the one rounding core, mf__round_pack. Results equal IEEE 754 binary32 arithmetic in
- * round-to-nearest-even, with two choices where IEEE leaves room: a NaN operand is returned quieted
+ * round-to-nearest-even, with two choices where IEEE leaves backend: a NaN operand is returned quieted
  * (the first one, as x86 and ARM do), and an invalid operation (0 * inf, 0 / 0, inf / inf) gives
  * 0x7FC00000.
  *

@@ -1,6 +1,6 @@
-/* src/x86/room_avx512_hw.h - the hardware hooks shared by the AVX-512 rooms (see room.h). */
-#ifndef MF_X86_ROOM_AVX512_HW_H
-#define MF_X86_ROOM_AVX512_HW_H
+/* src/x86/avx512_hooks.h - the hardware hooks shared by the AVX-512 backends (see backend.h). */
+#ifndef MF_X86_AVX512_HOOKS_H
+#define MF_X86_AVX512_HOOKS_H
 
 /* f32 -> f16 with vcvtps2ph (rn, rz, ru, rd; IEEE overflow). hw_f16_special flags the lanes the
  * instruction gets wrong for us (NaN: it keeps payloads), hw_f16_fix mends them. */
@@ -22,8 +22,8 @@ MF_V vm hw_f16_special2(vu u, vu v)
  * flags raised, MXCSR not read), is NaN from the first NaN operand on. inf * 0, inf - inf and products
  * that overflow give NaN or inf too, which only sends a block to hw_f16_fix. One FMA for two vectors
  * competes less with vcvtps2ph than a compare into a mask: both of those take port 5 on Intel cores,
- * and an FMA can take port 0 (room_hw16_loop). */
-#define ROOM_HW_F16_ACC 1
+ * and an FMA can take port 0 (bk_hw16_loop). */
+#define BK_HW_F16_ACC 1
 MF_V vu hw_f16_acc(vu a, vu u, vu v)
 {
     return _mm512_castps_si512(_mm512_fmadd_round_ps(_mm512_castsi512_ps(u), _mm512_castsi512_ps(v),
@@ -56,17 +56,17 @@ MF_V void hw_f16_fix(uint16_t *p, vu u, const mf_round r)
         _mm256_mask_storeu_epi16(p, isnan, _mm256_set1_epi16(0x7FFF));
 }
 
-/* f16 -> f32: vcvtph2ps keeps sign and payload and sets the quiet bit, as the portable room does.
+/* f16 -> f32: vcvtph2ps keeps sign and payload and sets the quiet bit, as the portable backend does.
  * It ignores DAZ (f16 subnormals are converted), and {sae} keeps signalling NaNs from raising. */
 MF_V vu hw_f16_to_f32(const uint16_t *p)
 {
     return _mm512_castps_si512(_mm512_cvt_roundph_ps(_mm256_loadu_si256((const __m256i *)p), _MM_FROUND_NO_EXC));
 }
 
-/* f32 -> f16 rn/rz, f32 -> bf16 rn and f16 -> f32 above do not depend on MXCSR (room.h) */
-#define ROOM_HW_NOCSR 1
+/* f32 -> f16 rn/rz, f32 -> bf16 rn and f16 -> f32 above do not depend on MXCSR (backend.h) */
+#define BK_HW_NOCSR 1
 
-/* Eight doubles -> eight binary32 bits under the MXCSR rounding (the room sets it). */
+/* Eight doubles -> eight binary32 bits under the MXCSR rounding (the backend sets it). */
 MF_V __m256i hw__pd8_to_ps8(const double *p, int odd)
 {
     __m512d x = _mm512_loadu_pd(p);
@@ -108,12 +108,12 @@ MF_V vu hw_f64_to_f32(const double *p, mf_round r)
     vu u;
     if (r == MF_ROUND_NEAREST_AWAY)
         u = _mm512_inserti64x4(_mm512_castsi256_si512(hw__pd8_to_ps8_rna(p)), hw__pd8_to_ps8_rna(p + 8), 1);
-    else /* the room has put r into MXCSR */
+    else /* the backend has put r into MXCSR */
         u = _mm512_inserti64x4(_mm512_castsi256_si512(hw__pd8_to_ps8(p, 0)), hw__pd8_to_ps8(p + 8, 0), 1);
     return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
 }
 
-/* sr from f64, with MXCSR = rz (room.h, room_f64_sr): eight doubles x and their w-bit random slices at
+/* sr from f64, with MXCSR = rz (backend.h, bk_f64_sr): eight doubles x and their w-bit random slices at
  * rp give rz(|x| + r * 2^(q - w)) with x's sign, as binary32 bits; q is the exponent of the target's
  * last place at |x| (|x|'s exponent field, at least e_lo, minus man), and where that sum reaches top
  * (the grid point above the target's max) the result is +-inf. r * 2^(q - w) is exact and the FMA
@@ -163,7 +163,7 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
 
 /* Decoding the small formats by table: vpermd / vpermt2d look up 16 or 32 binary32 patterns per
  * instruction. The tables are filled once from the vector decoder k_decode (the same arithmetic the
- * other rooms use), so they hold no second copy of the formats' facts. */
+ * other backends use), so they hold no second copy of the formats' facts. */
 static uint32_t hw_tab_e2m1[16] __attribute__((aligned(64)));
 static uint32_t hw_tab_e2m3[32] __attribute__((aligned(64)));
 static uint32_t hw_tab_e3m2[32] __attribute__((aligned(64)));
@@ -259,8 +259,8 @@ MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size
         }
     }
 }
-#define ROOM_HW_DECODE 1
+#define BK_HW_DECODE 1
 
 #endif /* BK_PATHS */
 
-#endif /* MF_X86_ROOM_AVX512_HW_H */
+#endif /* MF_X86_AVX512_HOOKS_H */

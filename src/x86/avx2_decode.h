@@ -1,4 +1,4 @@
-/* src/x86/room_avx2_decode.h - the AVX2 room's decoder for fp8, fp6 and fp4 sources (ROOM_HW_DECODE), by
+/* src/x86/avx2_decode.h - the AVX2 backend's decoder for fp8, fp6 and fp4 sources (BK_HW_DECODE), by
  * F16C's vcvtph2ps.
  *
  * A code's magnitude bits, moved up to the top of an f16's exponent and mantissa fields (mag << (10 -
@@ -9,8 +9,8 @@
  * f16's sign bit. e4m3's NaN becomes the f16 NaN with the same mantissa, which vcvtph2ps and the
  * multiplication carry through with its payload, quiet, as k_decode gives it; e5m2 is an f16's top byte
  * (bias 15: no multiplication), its infinities and NaNs included. */
-#ifndef MF_X86_ROOM_AVX2_DECODE_H
-#define MF_X86_ROOM_AVX2_DECODE_H
+#ifndef MF_X86_AVX2_DECODE_H
+#define MF_X86_AVX2_DECODE_H
 
 MF_V int hw_decode_ok(const mf_format S)
 {
@@ -96,6 +96,6 @@ MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size
     default: hw_decode_t(MF_FP4_E2M1, out, b, n); break;
     }
 }
-#define ROOM_HW_DECODE 1
+#define BK_HW_DECODE 1
 
-#endif /* MF_X86_ROOM_AVX2_DECODE_H */
+#endif /* MF_X86_AVX2_DECODE_H */

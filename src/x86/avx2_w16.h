@@ -1,10 +1,10 @@
-/* src/x86/room_avx2_w16.h - f16 or bf16 -> fp8, fp6 and fp4 in 16-bit lanes, for the AVX2 room (room.h:
- * ROOM_HW_W16, room_w16).
+/* src/x86/avx2_w16.h - f16 or bf16 -> fp8, fp6 and fp4 in 16-bit lanes, for the AVX2 backend (backend.h:
+ * BK_HW_W16, bk_w16).
  *
  * Every mode but sr, both policies, no statistics; e8m0 targets, bf16 -> f16 and sr keep widening to
  * binary32 (hw_w16_ok refuses them). 16 codes a vector, integer operations only, so no MXCSR.
  *
- * The rounding is room_avx512_w16.h's (its comment says why it is mf__round_pack's): t, the significand
+ * The rounding is avx512_w16.h's (its comment says why it is mf__round_pack's): t, the significand
  * at D's last place times 2^s, is shifted right by s in the mode's rounding, with
  * s = min(C - d, 15), C = S.man - D.man + K, d = min(max(field, 1) - 1, K), K = S.bias - D.bias.
  * Here s >= S.man - D.man >= 4. AVX2 has no 16-bit variable shift (vpsrlvw is AVX512BW), so the shift is
@@ -16,8 +16,8 @@
  *   away from zero (ru on +, rd on -): ceil(t / 2^s) = ((t - 1) >> s) + 1 for t >= 1, and 0 for t = 0;
  *   ro: the truncation, its last bit set where t > 0 and (t - 1) >> s equals it (t is no multiple of 2^s).
  * t <= |x| < 2^15, so the signed 16-bit compares are unsigned ones. */
-#ifndef MF_X86_ROOM_AVX2_W16_H
-#define MF_X86_ROOM_AVX2_W16_H
+#ifndef MF_X86_AVX2_W16_H
+#define MF_X86_AVX2_W16_H
 
 #include <string.h>
 
@@ -194,4 +194,4 @@ static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, si
 #undef HW_W16_M
 }
 
-#endif /* MF_X86_ROOM_AVX2_W16_H */
+#endif /* MF_X86_AVX2_W16_H */

@@ -1,4 +1,4 @@
-/* src/x86/room_avx2_lut.h - byte-code tables for the AVX2 room (room_lut, room_lut_sr): 256-entry lookups
+/* src/x86/avx2_lut.h - byte-code tables for the AVX2 backend (bk_lut, bk_lut_sr): 256-entry lookups
  * by vpshufb, which looks up 16 entries and gives 0 where the index byte has its top bit set.
  *
  * A table's 128 entries x = 16g + j (chunks g = 0..7) are looked up as the XOR over g of
@@ -10,8 +10,8 @@
  * one compare, AND and XOR, and one more lookup for the last chunk, where NaN codes need not mirror
  * (hw_tab8_make finds out which).
  */
-#ifndef MF_X86_ROOM_AVX2_LUT_H
-#define MF_X86_ROOM_AVX2_LUT_H
+#ifndef MF_X86_AVX2_LUT_H
+#define MF_X86_AVX2_LUT_H
 
 typedef struct hw_tab8 {
     __m256i d[16]; /* the telescoped chunks of each half, in both 128-bit lanes */
@@ -196,12 +196,12 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const 
 #undef HW_LUT16_CASES
 }
 
-/* ---- sr through tables (room_lut_sr) ---------------------------------------------------------------
+/* ---- sr through tables (bk_lut_sr) ---------------------------------------------------------------
  * nblk blocks of 64 elements into a one-byte format or e2m1 with 8 random bits an element: an element
  * with code x takes lo[x] + 1 where its random byte exceeds thr[x] (tabs: 256 bytes of lo, then of thr),
  * else lo[x]. Block b's bytes are the Philox words of blocks pb + 4b .. pb + 4b + 3 in order, byte e for
  * element e: two vectors of two blocks each. The unsigned compare is a signed one with both sides'
- * top bits flipped (thr's in its table). cls (the AVX-512 room's table shapes) is not needed here:
+ * top bits flipped (thr's in its table). cls (the AVX-512 backend's table shapes) is not needed here:
  * hw_tab8_make finds the sign symmetry itself. HW_SR_G blocks a step, their Philox rounds interleaved. */
 enum { HW_SR_ANY, HW_SR_SYM, HW_SR_PER64 };
 enum { HW_SR_G = 4 };
@@ -277,6 +277,6 @@ static void hw_lut_sr8_loop(uint8_t *dst, const uint8_t *src, size_t nblk, const
     }
 #undef HW_LUT_SR_CASES
 }
-#define ROOM_HW_LUT 1
+#define BK_HW_LUT 1
 
-#endif /* MF_X86_ROOM_AVX2_LUT_H */
+#endif /* MF_X86_AVX2_LUT_H */

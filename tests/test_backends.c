@@ -1,10 +1,10 @@
-/* tests/test_rooms.c - every room gives the portable room's bytes and counts (unit tier).
+/* tests/test_backends.c - every backend gives the portable backend's bytes and counts (unit tier).
  *
- * The portable room is the law (its own correctness is the oracle tests' business). For every room
+ * The portable backend is the law (its own correctness is the oracle tests' business). For every backend
  * this CPU supports: every (source, destination) pair, every mode, both policies, with and without
  * statistics, on data that mixes random codes with each format's boundary set; lengths 0..257 and
  * every misalignment; stochastic offsets that do and do not start on a Philox block; the bytes past
- * the end must be untouched. A room the CPU lacks is reported as skipped (and if no SIMD room can
+ * the end must be untouched. A backend the CPU lacks is reported as skipped (and if no SIMD backend can
  * run at all, the test exits 77).
  */
 #define _POSIX_C_SOURCE 200112L /* posix_memalign */
@@ -19,10 +19,10 @@
 #include "oracle/ref.h"
 
 /* What mf_convert runs with this backend chosen: the backend, or the ancestor that converts the pair. */
-static void bk_convert(const mf__room *room, mf_format d, void *dst, mf_format s, const void *src, size_t n,
+static void bk_convert(const mf__backend *backend, mf_format d, void *dst, mf_format s, const void *src, size_t n,
                        const mf_opts *o, mf_stats *st)
 {
-    mf__room_for(room, d, s)->convert(d, dst, s, src, n, o, st);
+    mf__backend_for(backend, d, s)->convert(d, dst, s, src, n, o, st);
 }
 
 /* The caller's binary32 environment: MXCSR on x86 (its bits 0-5 are sticky flags, which a conversion
@@ -138,21 +138,21 @@ static void fill(mf_format s, uint8_t *buf, size_t n)
 
 static uint8_t src_buf[NMAX * 8 + GUARD], want[NMAX * 8 + GUARD], got[NMAX * 8 + GUARD];
 
-static void check_one(const mf__room *room, mf_format d, mf_format s, size_t n, size_t sfix, size_t dfix,
+static void check_one(const mf__backend *backend, mf_format d, mf_format s, size_t n, size_t sfix, size_t dfix,
                       const mf_opts *o)
 {
     mf_stats sw = {0, 0, 0, 0, 0}, sg = {0, 0, 0, 0, 0}, *pw = o->stats ? &sw : NULL, *pg = o->stats ? &sg : NULL;
     size_t bytes = mf_storage_bytes(d, n) + dfix + GUARD;
     memset(want, 0xC3, sizeof want);
     memset(got, 0xC3, sizeof got);
-    mf__room_portable.convert(d, want + dfix, s, src_buf + sfix, n, o, pw);
-    bk_convert(room, d, got + dfix, s, src_buf + sfix, n, o, pg);
+    mf__backend_portable.convert(d, want + dfix, s, src_buf + sfix, n, o, pw);
+    bk_convert(backend, d, got + dfix, s, src_buf + sfix, n, o, pg);
     if (memcmp(want, got, bytes) != 0) {
         size_t i = 0;
         while (want[i] == got[i])
             i++;
-        ck_abort_msg("%s: %s -> %s mode %s %s n %zu sr_offset %llu: byte %zu differs: portable 0x%02x, room 0x%02x",
-                     room->name, mf_format_name(s), mf_format_name(d), mf_round_name(o->round),
+        ck_abort_msg("%s: %s -> %s mode %s %s n %zu sr_offset %llu: byte %zu differs: portable 0x%02x, backend 0x%02x",
+                     backend->name, mf_format_name(s), mf_format_name(d), mf_round_name(o->round),
                      mf_overflow_name(o->overflow), n, (unsigned long long)o->sr_offset, i - dfix, want[i], got[i]);
     }
     if (o->stats)
@@ -160,33 +160,33 @@ static void check_one(const mf__room *room, mf_format d, mf_format s, size_t n, 
                       sw.nan == sg.nan && sw.inexact == sg.inexact,
                   "%s: %s -> %s mode %s %s: stats differ (ovf %llu/%llu unf %llu/%llu sub %llu/%llu nan %llu/%llu "
                   "inx %llu/%llu)",
-                  room->name, mf_format_name(s), mf_format_name(d), mf_round_name(o->round),
+                  backend->name, mf_format_name(s), mf_format_name(d), mf_round_name(o->round),
                   mf_overflow_name(o->overflow), (unsigned long long)sw.overflow, (unsigned long long)sg.overflow,
                   (unsigned long long)sw.underflow, (unsigned long long)sg.underflow,
                   (unsigned long long)sw.subnormal, (unsigned long long)sg.subnormal, (unsigned long long)sw.nan,
                   (unsigned long long)sg.nan, (unsigned long long)sw.inexact, (unsigned long long)sg.inexact);
 }
 
-static int rooms_tested;
+static int backends_tested;
 
 /* Every pair, mode, policy, with and without stats, on NMAX elements. */
-/* The door offers the rooms this target has: on aarch64 the NEON room, on every CPU (Advanced SIMD is
+/* The dispatcher offers the backends this target has: on aarch64 the NEON backend, on every CPU (Advanced SIMD is
  * part of AArch64), and it is the one chosen unless MF_BACKEND says otherwise; on x86-64 the three
- * x86 rooms, each supported or not by this CPU. */
-START_TEST(test_rooms_expected_rooms)
+ * x86 backends, each supported or not by this CPU. */
+START_TEST(test_backends_expected_backends)
 {
 #if defined(__aarch64__)
-    const mf__room *neon = mf__room_by_name("neon");
-    ck_assert_msg(neon != NULL, "no NEON room in an aarch64 build");
-    ck_assert(mf__room_supported(neon));
+    const mf__backend *neon = mf__backend_by_name("neon");
+    ck_assert_msg(neon != NULL, "no NEON backend in an aarch64 build");
+    ck_assert(mf__backend_supported(neon));
     if (getenv("MF_BACKEND") == NULL)
         ck_assert_str_eq(mf_backend(), "neon");
 #elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    ck_assert(mf__room_by_name("avx2") != NULL);
-    ck_assert(mf__room_by_name("avx512") != NULL);
-    ck_assert(mf__room_by_name("avx512bf16") != NULL);
+    ck_assert(mf__backend_by_name("avx2") != NULL);
+    ck_assert(mf__backend_by_name("avx512") != NULL);
+    ck_assert(mf__backend_by_name("avx512bf16") != NULL);
 #endif
-    ck_assert(mf__room_by_name("portable") != NULL && mf__room_supported(mf__room_by_name("portable")));
+    ck_assert(mf__backend_by_name("portable") != NULL && mf__backend_supported(mf__backend_by_name("portable")));
 }
 END_TEST
 
@@ -227,15 +227,15 @@ static int plan_column(const char *name)
     return -1;
 }
 
-START_TEST(test_rooms_plans)
+START_TEST(test_backends_plans)
 {
-    const mf__room *room;
+    const mf__backend *backend;
     size_t ri, k;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        const int col = plan_column(room->name);
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        const int col = plan_column(backend->name);
         unsigned seen = 0, offered = 0;
-        ck_assert_msg(col >= 0, "backend %s has no column in plan_cases", room->name);
-        if (!mf__room_supported(room))
+        ck_assert_msg(col >= 0, "backend %s has no column in plan_cases", backend->name);
+        if (!mf__backend_supported(backend))
             continue;
         for (k = 0; k < sizeof plan_cases / sizeof plan_cases[0]; k++) {
             const plan_case *c = &plan_cases[k];
@@ -243,15 +243,15 @@ START_TEST(test_rooms_plans)
             mf_stats st;
             mf__plan p;
             o.stats = c->stats ? &st : NULL;
-            mf__room_for(room, c->d, c->s)->plan(&p, c->d, NULL, c->s, NULL, c->n, &o, c->stats);
+            mf__backend_for(backend, c->d, c->s)->plan(&p, c->d, NULL, c->s, NULL, c->n, &o, c->stats);
             ck_assert_msg(strcmp(plan_paths[p.path], c->path[col]) == 0, "%s: %s -> %s %s n=%zu%s: path %s, want %s",
-                          room->name, mf_format_name(c->s), mf_format_name(c->d), mf_round_name(c->r), c->n,
+                          backend->name, mf_format_name(c->s), mf_format_name(c->d), mf_round_name(c->r), c->n,
                           c->stats ? " stats" : "", plan_paths[p.path], c->path[col]);
             ck_assert(p.head + p.body + p.tail == c->n);
             ck_assert(mf_storage_bytes(c->s, c->n) <= NMAX * 8 && mf_storage_bytes(c->d, c->n) <= NMAX * 8);
             seen |= 1u << p.path;
             fill(c->s, src_buf, c->n);
-            check_one(room, c->d, c->s, c->n, 0, 0, &o);
+            check_one(backend, c->d, c->s, c->n, 0, 0, &o);
         }
         for (k = 0; k < sizeof plan_cases / sizeof plan_cases[0]; k++) {
             int pth;
@@ -259,18 +259,18 @@ START_TEST(test_rooms_plans)
                 if (strcmp(plan_cases[k].path[col], plan_paths[pth]) == 0)
                     offered |= 1u << pth;
         }
-        ck_assert_msg(seen == offered, "%s: paths taken 0x%x, expected 0x%x", room->name, seen, offered);
-        printf("backend %s: %d paths planned and checked\n", room->name, __builtin_popcount(seen));
+        ck_assert_msg(seen == offered, "%s: paths taken 0x%x, expected 0x%x", backend->name, seen, offered);
+        printf("backend %s: %d paths planned and checked\n", backend->name, __builtin_popcount(seen));
     }
 }
 END_TEST
 
 /* A call with ragged ends: the body by its path, head and tail bounced; the public plan agrees. */
-START_TEST(test_rooms_plan_api)
+START_TEST(test_backends_plan_api)
 {
     mf_plan pl;
     mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
-    const mf__room *active = mf__room_for(mf__room_active(), MF_FP8_E4M3, MF_FP32);
+    const mf__backend *active = mf__backend_for(mf__backend_active(), MF_FP8_E4M3, MF_FP32);
     ck_assert_int_eq(mf_convert_plan(MF_FP8_E4M3, NULL, MF_FP32, NULL, 4095, &o, &pl), MF_OK);
     ck_assert_str_eq(pl.backend, active->name);
     ck_assert_uint_eq(pl.head + pl.body + pl.tail, 4095);
@@ -291,17 +291,17 @@ START_TEST(test_rooms_plan_api)
 }
 END_TEST
 
-START_TEST(test_rooms_all_pairs)
+START_TEST(test_backends_all_pairs)
 {
     size_t ri;
-    const mf__room *room;
+    const mf__backend *backend;
     uint64_t cases = 0;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
         int s, d, r, o, c;
-        if (room == &mf__room_portable)
+        if (backend == &mf__backend_portable)
             continue;
-        if (!mf__room_supported(room)) {
-            printf("room %s: not supported by this CPU, skipped\n", room->name);
+        if (!mf__backend_supported(backend)) {
+            printf("backend %s: not supported by this CPU, skipped\n", backend->name);
             continue;
         }
         for (s = 0; s < MF_FORMAT_COUNT; s++) {
@@ -313,28 +313,28 @@ START_TEST(test_rooms_all_pairs)
                             mf_stats st;
                             mf_opts opt = {(mf_round)r, (mf_overflow)o, next(), (next() & 1) ? 0 : next() % 9,
                                            c ? &st : NULL, 0};
-                            check_one(room, (mf_format)d, (mf_format)s, NMAX, 0, 0, &opt);
+                            check_one(backend, (mf_format)d, (mf_format)s, NMAX, 0, 0, &opt);
                             cases++;
                         }
         }
     }
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * MF_FORMAT_COUNT * MF_FORMAT_COUNT * MF_ROUND_COUNT * 2 * 2);
-    printf("%d SIMD rooms checked on %llu (pair, mode, policy, stats) cases\n", rooms_tested,
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * MF_FORMAT_COUNT * MF_FORMAT_COUNT * MF_ROUND_COUNT * 2 * 2);
+    printf("%d SIMD backends checked on %llu (pair, mode, policy, stats) cases\n", backends_tested,
            (unsigned long long)cases);
 }
 END_TEST
 
-/* Every f16 and bf16 code into every format, mode and policy, with and without stats (the rooms
+/* Every f16 and bf16 code into every format, mode and policy, with and without stats (the backends
  * widen these sources in registers on some paths, so the 8-bit sources' mixture is not enough). */
-START_TEST(test_rooms_every_16bit_code)
+START_TEST(test_backends_every_16bit_code)
 {
     static const mf_format srcs[] = {MF_FP16, MF_BF16};
     size_t ri, k;
-    const mf__room *room;
+    const mf__backend *backend;
     uint64_t cases = 0;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
         uint32_t base;
-        if (room == &mf__room_portable || !mf__room_supported(room))
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (k = 0; k < 2; k++)
             for (base = 0; base < 65536; base += 2048) {
@@ -350,17 +350,17 @@ START_TEST(test_rooms_every_16bit_code)
                             for (c = 0; c < 2; c++) {
                                 mf_stats st;
                                 mf_opts opt = {(mf_round)r, (mf_overflow)o, next(), 0, c ? &st : NULL, 0};
-                                check_one(room, (mf_format)d, srcs[k], 2048, 0, 0, &opt);
+                                check_one(backend, (mf_format)d, srcs[k], 2048, 0, 0, &opt);
                                 cases++;
                             }
             }
     }
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 2 * 32 * MF_FORMAT_COUNT * MF_ROUND_COUNT * 2 * 2);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 2 * 32 * MF_FORMAT_COUNT * MF_ROUND_COUNT * 2 * 2);
 }
 END_TEST
 
 /* Lengths 0..257, misaligned arrays, sr offsets 0..7: tails, heads and guard bytes. */
-START_TEST(test_rooms_lengths)
+START_TEST(test_backends_lengths)
 {
     static const mf_format pairs[][2] = {
         {MF_FP32, MF_FP8_E4M3}, {MF_FP32, MF_FP4_E2M1}, {MF_FP32, MF_FP16},    {MF_FP32, MF_BF16},
@@ -368,10 +368,10 @@ START_TEST(test_rooms_lengths)
         {MF_FP64, MF_FP32},     {MF_FP32, MF_FP64},     {MF_FP6_E3M2, MF_FP4_E2M1}, {MF_BF16, MF_FP6_E2M3},
     };
     size_t ri, k, n;
-    const mf__room *room;
+    const mf__backend *backend;
     uint64_t cases = 0;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (room == &mf__room_portable || !mf__room_supported(room))
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
             mf_format s = pairs[k][0], d = pairs[k][1];
@@ -385,22 +385,22 @@ START_TEST(test_rooms_lengths)
                 uint64_t off = (n % 5 == 0) ? ((uint64_t)1 << (34 + sh)) - 4 * (next() % 40) - next() % 4 : next() % 8;
                 mf_opts opt = {(mf_round)r, (mf_overflow)(n & 1), next(), off, (n & 2) ? &st : NULL, 0};
                 size_t sfix = s == MF_FP4_E2M1 ? 0 : n % 8, dfix = (n / 8) % 8;
-                check_one(room, d, s, n, sfix, dfix, &opt);
+                check_one(backend, d, s, n, sfix, dfix, &opt);
                 opt.round = MF_ROUND_STOCHASTIC;
-                check_one(room, d, s, n, sfix, dfix, &opt);
+                check_one(backend, d, s, n, sfix, dfix, &opt);
                 cases += 2;
             }
         }
     }
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 12 * 258 * 2);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 12 * 258 * 2);
 }
 END_TEST
 
-/* The split of room_convert: heads up to the wider array's 64-byte boundary (f32 <-> f16 from 1024
+/* The split of bk_convert: heads up to the wider array's 64-byte boundary (f32 <-> f16 from 1024
  * elements), bodies of whole steps (64 for the byte tables) and the ragged ends converted in a bounce
  * buffer (sr: at their Philox block position). Lengths 1000..1100 (tails of every size for both steps,
  * odd for e2m1), source and output at every byte offset from a 64-byte boundary, sr offsets 0..31. */
-START_TEST(test_rooms_heads_tails)
+START_TEST(test_backends_heads_tails)
 {
     static const mf_format pairs[][2] = {
         {MF_FP32, MF_FP16},     {MF_FP16, MF_FP32},     {MF_FP32, MF_FP8_E4M3}, {MF_FP8_E5M2, MF_FP8_E4M3},
@@ -408,13 +408,13 @@ START_TEST(test_rooms_heads_tails)
         {MF_FP64, MF_FP16},     {MF_FP32, MF_BF16},     {MF_FP16, MF_BF16},     {MF_FP6_E3M2, MF_E8M0},
     };
     static const mf_round modes[] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_TOWARD_ZERO, MF_ROUND_STOCHASTIC, MF_ROUND_UP};
-    /* offsets from the room's arrays' 64-byte boundaries (the portable room's output may sit anywhere) */
+    /* offsets from the backend's arrays' 64-byte boundaries (the portable backend's output may sit anywhere) */
     const size_t sbase = (size_t)(-(uintptr_t)src_buf & 63u), dbase = (size_t)(-(uintptr_t)got & 63u);
     size_t ri, k, n, m;
-    const mf__room *room;
+    const mf__backend *backend;
     uint64_t cases = 0;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (room == &mf__room_portable || !mf__room_supported(room))
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
             const mf_format s = pairs[k][0], d = pairs[k][1];
@@ -424,28 +424,28 @@ START_TEST(test_rooms_heads_tails)
                     const size_t sfix = sbase + (s == MF_FP4_E2M1 ? 0 : (n * 7 + m * 13) % 64);
                     const size_t dfix = dbase + (n * 5 + m * 11) % 64;
                     fill(s, src_buf, n + 64);
-                    check_one(room, d, s, n, sfix, dfix, &opt);
+                    check_one(backend, d, s, n, sfix, dfix, &opt);
                     cases++;
                 }
         }
     }
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 12 * 101 * 4);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 12 * 101 * 4);
 }
 END_TEST
 
-/* f32 -> f16 in rn and rz (room_direct's vcvtps2ph loop, which tests a block of 256 for NaN at once,
+/* f32 -> f16 in rn and rz (bk_direct's vcvtps2ph loop, which tests a block of 256 for NaN at once,
  * hw_f16_acc) and in ru and rd: one NaN of random sign and payload at each position of two blocks,
  * among ordinary values; an infinity beside a zero (inf * 0) and beside the other infinity; values
  * whose products overflow; both policies, 64-byte aligned and not. */
-START_TEST(test_rooms_f16_nan_blocks)
+START_TEST(test_backends_f16_nan_blocks)
 {
     const size_t base = (size_t)(-(uintptr_t)src_buf & 63u), n = 1100;
     float *x;
     size_t ri, p, v;
-    const mf__room *room;
+    const mf__backend *backend;
     uint64_t cases = 0;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (room == &mf__room_portable || !mf__room_supported(room))
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (v = 0; v < 4; v++)
             for (p = 0; p < 512 + 3; p++) {
@@ -472,23 +472,23 @@ START_TEST(test_rooms_f16_nan_blocks)
                     static const mf_round modes[] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_TOWARD_ZERO, MF_ROUND_DOWN,
                                                      MF_ROUND_UP};
                     mf_opts opt = {modes[p % 4], (mf_overflow)(v >> 1 & 1), 1, 0, NULL, 0};
-                    check_one(room, MF_FP16, MF_FP32, n, sfix, base + 8 * (p % 8), &opt);
+                    check_one(backend, MF_FP16, MF_FP32, n, sfix, base + 8 * (p % 8), &opt);
                     cases++;
                 }
             }
     }
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 4 * 515);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 4 * 515);
 }
 END_TEST
 
 /* f64 -> f32 in every mode but sr, on doubles at and next to binary32 ties (a binary32 value plus or
  * minus half its place, moved by -2 .. 2 binary64 places), around the overflow threshold, far above
- * it and in the subnormal range: where the rooms' vcvtpd2ps paths (and rna's added half place) could
+ * it and in the subnormal range: where the backends' vcvtpd2ps paths (and rna's added half place) could
  * go wrong. */
-START_TEST(test_rooms_f64_ties)
+START_TEST(test_backends_f64_ties)
 {
     size_t ri, i;
-    const mf__room *room;
+    const mf__backend *backend;
     double *x = (double *)src_buf;
     for (i = 0; i < NMAX; i++) {
         uint32_t f = (uint32_t)next();
@@ -512,63 +512,63 @@ START_TEST(test_rooms_f64_ties)
         if (i % 7 == 2) /* far above binary32's range */
             x[i] = ldexp((next() & 1) ? -1.75 : 1.25, 127 + (int)(next() % 897));
     }
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
         int r, o;
-        if (room == &mf__room_portable || !mf__room_supported(room))
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (r = 0; r < MF_ROUND_COUNT; r++)
             for (o = 0; o < MF_OVERFLOW_COUNT; o++) {
                 mf_opts opt = {(mf_round)r, (mf_overflow)o, 1, 0, NULL, 0};
                 if (r == MF_ROUND_STOCHASTIC)
                     continue;
-                check_one(room, MF_FP32, MF_FP64, NMAX, 0, 0, &opt);
+                check_one(backend, MF_FP32, MF_FP64, NMAX, 0, 0, &opt);
             }
     }
 }
 END_TEST
 
-/* Long stochastic runs across the Philox counter's 32-bit wrap, for every room. */
-START_TEST(test_rooms_philox_wrap)
+/* Long stochastic runs across the Philox counter's 32-bit wrap, for every backend. */
+START_TEST(test_backends_philox_wrap)
 {
     size_t ri;
-    const mf__room *room;
+    const mf__backend *backend;
     fill(MF_FP32, src_buf, NMAX);
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
         uint64_t k;
-        if (room == &mf__room_portable || !mf__room_supported(room))
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (k = 0; k < 64; k++) {
             /* the wrap is at 2^34 stream words: element 2^36 of an 8-bit destination, 2^35 of bf16 */
             mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 77, ((uint64_t)1 << 36) - 4 * k - 1000, NULL, 0};
-            check_one(room, MF_FP8_E4M3, MF_FP32, 1500, 0, 0, &opt);
+            check_one(backend, MF_FP8_E4M3, MF_FP32, 1500, 0, 0, &opt);
             opt.sr_offset = ((uint64_t)1 << 35) - 4 * k - 1000 + (k & 3);
-            check_one(room, MF_BF16, MF_FP32, 1500, 0, 0, &opt);
+            check_one(backend, MF_BF16, MF_FP32, 1500, 0, 0, &opt);
             opt.sr_offset = ((uint64_t)1 << 35) - 8 * k - 1200 + (k & 7); /* several 512-element chunks */
-            check_one(room, MF_FP16, MF_FP32, 2000, 0, 0, &opt);
+            check_one(backend, MF_FP16, MF_FP32, 2000, 0, 0, &opt);
             /* and across the wrap of the stream index itself, at 2^64 (found by fuzz_bulk) */
             opt.sr_offset = (uint64_t)0 - 4 * k - 300 - (k & 3);
-            check_one(room, MF_FP6_E2M3, MF_FP8_E5M2, 1500, 0, 0, &opt);
+            check_one(backend, MF_FP6_E2M3, MF_FP8_E5M2, 1500, 0, 0, &opt);
             /* f16 and bf16 sources (16-bit lanes): in or after the second 1024-element chunk */
             opt.sr_offset = ((uint64_t)1 << 36) - 16 * k - 1040 + (k & 15);
-            check_one(room, MF_FP8_E5M2, MF_FP16, 2100, 0, 0, &opt);
+            check_one(backend, MF_FP8_E5M2, MF_FP16, 2100, 0, 0, &opt);
             opt.sr_offset &= ~(uint64_t)1; /* e2m1 from an odd index is portable */
-            check_one(room, MF_FP4_E2M1, MF_BF16, 2100, 0, 0, &opt);
+            check_one(backend, MF_FP4_E2M1, MF_BF16, 2100, 0, 0, &opt);
         }
     }
-    /* f64 sources (room_f64_sr's words come from room_sr_fill), across the same wraps */
+    /* f64 sources (bk_f64_sr's words come from bk_sr_fill), across the same wraps */
     fill(MF_FP64, src_buf, NMAX);
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
         uint64_t k;
-        if (room == &mf__room_portable || !mf__room_supported(room))
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (k = 0; k < 16; k++) {
             mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 78, ((uint64_t)1 << 35) - 8 * k - 1200 + (k & 7), NULL, 0};
-            check_one(room, MF_FP16, MF_FP64, 2000, 0, 0, &opt);
+            check_one(backend, MF_FP16, MF_FP64, 2000, 0, 0, &opt);
             opt.sr_offset = ((uint64_t)1 << 34) - 4 * k - 1100 + (k & 3); /* binary32: a word an element */
-            check_one(room, MF_FP32, MF_FP64, 2000, 0, 0, &opt);
+            check_one(backend, MF_FP32, MF_FP64, 2000, 0, 0, &opt);
             opt.sr_offset = (uint64_t)0 - 16 * k - 700 - (k & 15);
-            check_one(room, MF_E8M0, MF_FP64, 2000, 0, 0, &opt);
-            check_one(room, MF_BF16, MF_FP64, 2000, 0, 0, &opt);
+            check_one(backend, MF_E8M0, MF_FP64, 2000, 0, 0, &opt);
+            check_one(backend, MF_BF16, MF_FP64, 2000, 0, 0, &opt);
         }
     }
 }
@@ -598,12 +598,12 @@ static uint32_t code_at(mf_format d, const uint8_t *p, size_t i)
 }
 
 /* Stochastic conversions of f32 (and those of the table kernels in the other modes) on 2^22 bit
- * patterns spread over every binade (each 1024th pattern, at a moving offset): the rooms' own kernels
- * against the portable room,
- * and every room (the portable one too) against the textbook reference tests/oracle/ref.c, which shares
+ * patterns spread over every binade (each 1024th pattern, at a moving offset): the backends' own kernels
+ * against the portable backend,
+ * and every backend (the portable one too) against the textbook reference tests/oracle/ref.c, which shares
  * no code with src/, on each 64th element (rbits from mf_sr_rbits, the stream's definition). The full
- * sweep of all 2^32 patterns against the portable room was run once by hand (docs/performance.md). */
-START_TEST(test_rooms_sr_sweep)
+ * sweep of all 2^32 patterns against the portable backend was run once by hand (docs/performance.md). */
+START_TEST(test_backends_sr_sweep)
 {
     enum { CH = 1 << 16 };
     static uint32_t in[CH];
@@ -633,9 +633,9 @@ START_TEST(test_rooms_sr_sweep)
                  {MF_E8M0, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}};
     size_t ri, k;
     uint32_t c, j;
-    const mf__room *room;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (!mf__room_supported(room))
+    const mf__backend *backend;
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (!mf__backend_supported(backend))
             continue;
         for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
             for (c = 0; c < 64; c++) {
@@ -643,7 +643,7 @@ START_TEST(test_rooms_sr_sweep)
                 size_t nb = mf_storage_bytes(cases[k].d, CH);
                 for (j = 0; j < CH; j++)
                     in[j] = (c * CH + j) * 1024u + ((j * 7u + c) & 1023u);
-                bk_convert(room, cases[k].d, b, MF_FP32, in, CH, &o, NULL);
+                bk_convert(backend, cases[k].d, b, MF_FP32, in, CH, &o, NULL);
                 for (j = c & 63u; j < CH; j += 64) {
                     float x;
                     uint32_t ref;
@@ -651,20 +651,20 @@ START_TEST(test_rooms_sr_sweep)
                     ref = ref_round(refs[cases[k].d], (double)x, ref_modes[cases[k].r],
                                      cases[k].o == MF_OVERFLOW_SATURATE, mf_sr_rbits(o.seed, o.sr_offset + j, mf_sr_width(cases[k].d)), NULL);
                     if (code_at(cases[k].d, b, j) != ref) {
-                        MF_EXPECT(0, "%s f32 -> %s %s %s: input %#x gives %#x, the reference %#x", room->name,
+                        MF_EXPECT(0, "%s f32 -> %s %s %s: input %#x gives %#x, the reference %#x", backend->name,
                                   mf_format_name(cases[k].d), mf_round_name(cases[k].r), mf_overflow_name(cases[k].o),
                                   in[j], code_at(cases[k].d, b, j), ref);
                         break;
                     }
                 }
-                if (room == &mf__room_portable)
+                if (backend == &mf__backend_portable)
                     continue;
-                mf__room_portable.convert(cases[k].d, a, MF_FP32, in, CH, &o, NULL);
+                mf__backend_portable.convert(cases[k].d, a, MF_FP32, in, CH, &o, NULL);
                 if (memcmp(a, b, nb) != 0) {
                     size_t i = 0;
                     while (a[i] == b[i])
                         i++;
-                    MF_EXPECT(0, "%s f32 -> %s %s %s: byte %zu is %#x, not %#x", room->name, mf_format_name(cases[k].d),
+                    MF_EXPECT(0, "%s f32 -> %s %s %s: byte %zu is %#x, not %#x", backend->name, mf_format_name(cases[k].d),
                               mf_round_name(cases[k].r), mf_overflow_name(cases[k].o), i, b[i], a[i]);
                     break;
                 }
@@ -675,11 +675,11 @@ END_TEST
 
 /* Stochastic rounding from f64, on doubles whose 53 significand bits are all random, spread over
  * every binade of each target from far below its smallest subnormal to past its overflow, with the
- * grid point above max (where sr overflows or not) and the specials: every room, the portable one
+ * grid point above max (where sr overflows or not) and the specials: every backend, the portable one
  * too, against the textbook reference tests/oracle/ref.c on every element, with the rbits of
- * mf_sr_rbits. Into f16, bf16, f32 and e8m0 sr reads bits below binary32's precision (room_f64_sr adds
+ * mf_sr_rbits. Into f16, bf16, f32 and e8m0 sr reads bits below binary32's precision (bk_f64_sr adds
  * the random bits in binary64); the fp8/fp6/fp4 targets go through round to odd into binary32. */
-START_TEST(test_rooms_f64_sr)
+START_TEST(test_backends_f64_sr)
 {
     enum { N = 1 << 14 };
     static double in[N];
@@ -689,9 +689,9 @@ START_TEST(test_rooms_f64_sr)
     size_t ri, k, j;
     unsigned long long checked = 0, expected = 0;
     int pol, c;
-    const mf__room *room;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (!mf__room_supported(room))
+    const mf__backend *backend;
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (!mf__backend_supported(backend))
             continue;
         for (k = 0; k < sizeof dsts / sizeof dsts[0]; k++) {
             const mf_format d = dsts[k];
@@ -726,30 +726,30 @@ START_TEST(test_rooms_f64_sr)
                         in[j] = (r >> 40) & 1 ? -v : v;
                     }
                     memset(out, 0xC3, sizeof out);
-                    bk_convert(room, d, out, MF_FP64, in, N, &o, NULL);
+                    bk_convert(backend, d, out, MF_FP64, in, N, &o, NULL);
                     for (j = 0; j < N && !bad; j++, checked++) {
                         const uint32_t ref = ref_round(refs[d], in[j], REF_SR, pol, mf_sr_rbits(o.seed, o.sr_offset + j, mf_sr_width(d)), NULL);
                         if (code_at(d, out, j) != ref) {
                             MF_EXPECT(0, "%s f64 -> %s sr %s sr_offset %llu: element %zu (%a) gives %#x, the reference %#x",
-                                      room->name, mf_format_name(d), mf_overflow_name(o.overflow),
+                                      backend->name, mf_format_name(d), mf_overflow_name(o.overflow),
                                       (unsigned long long)o.sr_offset, j, in[j], code_at(d, out, j), ref);
                             bad = 1;
                         }
                     }
                     for (j = mf_storage_bytes(d, N); j < sizeof out && !bad; j++)
-                        MF_EXPECT(out[j] == 0xC3, "%s f64 -> %s: byte %zu past the end written", room->name, mf_format_name(d), j);
+                        MF_EXPECT(out[j] == 0xC3, "%s f64 -> %s: byte %zu past the end written", backend->name, mf_format_name(d), j);
                 }
         }
     }
     ck_assert_uint_eq(checked, expected);
-    ck_assert_uint_ge(expected, 2ull * 4 * (sizeof dsts / sizeof dsts[0]) * 2 * N); /* the portable room and one more */
+    ck_assert_uint_ge(expected, 2ull * 4 * (sizeof dsts / sizeof dsts[0]) * 2 * N); /* the portable backend and one more */
 }
 END_TEST
 
 /* Outputs past 16 MiB take the streaming-store path: same bytes, same counts, misaligned too
  * (the output 3 bytes past a 64-byte boundary, the source at three offsets), and for binary64
  * results, which are streamed straight from registers when the output is aligned, both. */
-START_TEST(test_rooms_streaming)
+START_TEST(test_backends_streaming)
 {
     static const struct {
         mf_format s, d;
@@ -766,7 +766,7 @@ START_TEST(test_rooms_streaming)
                {MF_FP8_E5M2, MF_FP6_E2M3, ((size_t)17 << 20) + 9, MF_ROUND_NEAREST_EVEN},
                {MF_BF16, MF_FP16, ((size_t)9 << 20) + 7, MF_ROUND_ODD}};
     size_t k, ri, i;
-    const mf__room *room;
+    const mf__backend *backend;
     for (k = 0; k < sizeof big / sizeof big[0]; k++) {
         size_t sb = mf_storage_bytes(big[k].s, big[k].n), db = mf_storage_bytes(big[k].d, big[k].n) + 64;
         uint8_t *in0 = malloc(sb + 64), *a = NULL, *b = NULL;
@@ -777,28 +777,28 @@ START_TEST(test_rooms_streaming)
         ck_assert_int_eq(posix_memalign((void **)&a, 64, db), 0);
         ck_assert_int_eq(posix_memalign((void **)&b, 64, db), 0);
         fill(big[k].s, src_buf, NMAX); /* the test's mixture, repeated over the input */
-        /* the source at 0, 1 and 2 elements past a 64-byte boundary: the rooms align their loads */
+        /* the source at 0, 1 and 2 elements past a 64-byte boundary: the backends align their loads */
         for (sh = 0; sh < 3; sh++) {
             uint8_t *in = (uint8_t *)((uintptr_t)(in0 + 63) & ~(uintptr_t)63) + sh * eb;
             for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
                 memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
-            for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+            for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
                 mf_stats sa, sg;
                 mf_opts o = {big[k].r, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0};
-                if (room == &mf__room_portable || !mf__room_supported(room))
+                if (backend == &mf__backend_portable || !mf__backend_supported(backend))
                     continue;
                 memset(a, 0x5C, db);
                 memset(b, 0x5C, db);
-                mf__room_portable.convert(big[k].d, a + out_at + sh, big[k].s, in, big[k].n, &o, NULL);
-                bk_convert(room, big[k].d, b + out_at + sh, big[k].s, in, big[k].n, &o, NULL);
+                mf__backend_portable.convert(big[k].d, a + out_at + sh, big[k].s, in, big[k].n, &o, NULL);
+                bk_convert(backend, big[k].d, b + out_at + sh, big[k].s, in, big[k].n, &o, NULL);
                 MF_EXPECT(memcmp(a, b, db) == 0, "%s: %s -> %s, n %zu, source %zu elements past 64: output differs",
-                          room->name, mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n, sh);
+                          backend->name, mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n, sh);
                 o.stats = &sa;
-                mf__room_portable.convert(big[k].d, a + out_at + sh, big[k].s, in, big[k].n, &o, &sa);
+                mf__backend_portable.convert(big[k].d, a + out_at + sh, big[k].s, in, big[k].n, &o, &sa);
                 o.stats = &sg;
-                bk_convert(room, big[k].d, b + out_at + sh, big[k].s, in, big[k].n, &o, &sg);
+                bk_convert(backend, big[k].d, b + out_at + sh, big[k].s, in, big[k].n, &o, &sg);
                 MF_EXPECT(memcmp(a, b, db) == 0 && memcmp(&sa, &sg, sizeof sa) == 0, "%s: %s -> %s with stats differs",
-                          room->name, mf_format_name(big[k].s), mf_format_name(big[k].d));
+                          backend->name, mf_format_name(big[k].s), mf_format_name(big[k].d));
             }
         }
         free(in0);
@@ -808,11 +808,11 @@ START_TEST(test_rooms_streaming)
 }
 END_TEST
 
-/* sr from f16 and bf16 past 16 MiB of output (room_w16 streams): the elements up to a Philox block
+/* sr from f16 and bf16 past 16 MiB of output (bk_w16 streams): the elements up to a Philox block
  * start portable, then plain stores up to the output's 64-byte boundary where that is a block start
  * too (else plain stores throughout), at a stream offset that crosses the block counter's 32-bit wrap
  * too. */
-START_TEST(test_rooms_sr_streaming)
+START_TEST(test_backends_sr_streaming)
 {
     static const struct {
         mf_format s, d;
@@ -823,7 +823,7 @@ START_TEST(test_rooms_sr_streaming)
                {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 3, 3, 6},          /* 10 portable, 112 plain */
                {MF_BF16, MF_E8M0, ((size_t)17 << 20) + 7, 17, ((uint64_t)1 << 36) - ((uint64_t)1 << 19) + 1}};
     size_t k, ri, i;
-    const mf__room *room;
+    const mf__backend *backend;
     for (k = 0; k < sizeof big / sizeof big[0]; k++) {
         const size_t sb = mf_storage_bytes(big[k].s, big[k].n), db = mf_storage_bytes(big[k].d, big[k].n) + 64;
         uint8_t *in = malloc(sb), *a = NULL, *b = NULL;
@@ -833,16 +833,16 @@ START_TEST(test_rooms_sr_streaming)
         fill(big[k].s, src_buf, NMAX);
         for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
             memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
-        for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+        for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
             mf_opts o = {MF_ROUND_STOCHASTIC, (mf_overflow)(k & 1), 99 + k, big[k].off, NULL, 0};
-            if (room == &mf__room_portable || !mf__room_supported(room))
+            if (backend == &mf__backend_portable || !mf__backend_supported(backend))
                 continue;
             memset(a, 0x5C, db);
             memset(b, 0x5C, db);
-            mf__room_portable.convert(big[k].d, a + big[k].out_at, big[k].s, in, big[k].n, &o, NULL);
-            bk_convert(room, big[k].d, b + big[k].out_at, big[k].s, in, big[k].n, &o, NULL);
+            mf__backend_portable.convert(big[k].d, a + big[k].out_at, big[k].s, in, big[k].n, &o, NULL);
+            bk_convert(backend, big[k].d, b + big[k].out_at, big[k].s, in, big[k].n, &o, NULL);
             MF_EXPECT(memcmp(a, b, db) == 0, "%s: sr %s -> %s, n %zu, output at %zu, sr_offset %llu: output differs",
-                      room->name, mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n, big[k].out_at,
+                      backend->name, mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n, big[k].out_at,
                       (unsigned long long)big[k].off);
         }
         free(in);
@@ -876,31 +876,31 @@ static void big_buffers(uint8_t **in, uint8_t **a, uint8_t **b, size_t big)
     every_byte(*in, big);
 }
 
-/* One byte-table case: the portable room's output and room's, and the bytes around them, compared; 0 if
+/* One byte-table case: the portable backend's output and backend's, and the bytes around them, compared; 0 if
  * they differ (reported) */
-static int lut_case(const mf__room *room, mf_format d, mf_format s, const uint8_t *in, size_t n, size_t doff,
+static int lut_case(const mf__backend *backend, mf_format d, mf_format s, const uint8_t *in, size_t n, size_t doff,
                     const mf_opts *opt, uint8_t *a, uint8_t *b, size_t area)
 {
     size_t k = 0;
     memset(a, 0x5C, area);
     memset(b, 0x5C, area);
-    mf__room_portable.convert(d, a + doff, s, in, n, opt, NULL);
-    bk_convert(room, d, b + doff, s, in, n, opt, NULL);
+    mf__backend_portable.convert(d, a + doff, s, in, n, opt, NULL);
+    bk_convert(backend, d, b + doff, s, in, n, opt, NULL);
     if (memcmp(a, b, area) == 0)
         return 1;
     while (a[k] == b[k])
         k++;
-    MF_EXPECT(0, "%s: %s -> %s %s %s, n %zu, sr_offset %llu: byte %zu of the output area is %#x, not %#x", room->name,
+    MF_EXPECT(0, "%s: %s -> %s %s %s, n %zu, sr_offset %llu: byte %zu of the output area is %#x, not %#x", backend->name,
               mf_format_name(s), mf_format_name(d), mf_round_name(opt->round), mf_overflow_name(opt->overflow), n,
               (unsigned long long)opt->sr_offset, k, b[k], a[k]);
     return 0;
 }
 
 /* fp8, fp6, fp4 and e8m0 sources into those formats, f16 or bf16 go through a table of the source codes
- * in the rooms that have byte lookups (room_lut, from 1024 elements): every byte value, every mode but
+ * in the backends that have byte lookups (bk_lut, from 1024 elements): every byte value, every mode but
  * sr, both policies, lengths that leave tails (odd for e2m1), misaligned source and output, the bytes
  * around the output untouched; and calls past 16 MiB of output, which stream from an unaligned start. */
-START_TEST(test_rooms_byte_tables)
+START_TEST(test_backends_byte_tables)
 {
     static const struct {
         mf_format s, d;
@@ -916,11 +916,11 @@ START_TEST(test_rooms_byte_tables)
     size_t ri, si, di, li, j, pairs = 0;
     int r, o;
     uint64_t cases = 0;
-    const mf__room *room;
+    const mf__backend *backend;
     big_buffers(&bin, &ba, &bb, (size_t)33 << 20); /* the largest source or output above, and then some */
     every_byte(in, sizeof in);
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (room == &mf__room_portable || !mf__room_supported(room))
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++)
             for (di = 0; di < sizeof dsts / sizeof dsts[0]; di++) {
@@ -935,7 +935,7 @@ START_TEST(test_rooms_byte_tables)
                             if (r == MF_ROUND_STOCHASTIC)
                                 continue;
                             cases++;
-                            if (!lut_case(room, dsts[di], srcs[si], in + soff, n, doff, &opt, a, b, sizeof a))
+                            if (!lut_case(backend, dsts[di], srcs[si], in + soff, n, doff, &opt, a, b, sizeof a))
                                 break;
                         }
             }
@@ -944,26 +944,26 @@ START_TEST(test_rooms_byte_tables)
             const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
             memset(ba, 0x5C, ob);
             memset(bb, 0x5C, ob);
-            mf__room_portable.convert(streamed[j].d, ba + streamed[j].doff, streamed[j].s, bin + streamed[j].soff,
+            mf__backend_portable.convert(streamed[j].d, ba + streamed[j].doff, streamed[j].s, bin + streamed[j].soff,
                                       streamed[j].n, &opt, NULL);
-            bk_convert(room, streamed[j].d, bb + streamed[j].doff, streamed[j].s, bin + streamed[j].soff, streamed[j].n,
+            bk_convert(backend, streamed[j].d, bb + streamed[j].doff, streamed[j].s, bin + streamed[j].soff, streamed[j].n,
                           &opt, NULL);
-            MF_EXPECT(memcmp(ba, bb, ob) == 0, "%s: streamed %s -> %s differs", room->name,
+            MF_EXPECT(memcmp(ba, bb, ob) == 0, "%s: streamed %s -> %s differs", backend->name,
                       mf_format_name(streamed[j].s), mf_format_name(streamed[j].d));
         }
     }
     free(bin);
     free(ba);
     free(bb);
-    ck_assert_uint_eq(pairs, (uint64_t)rooms_tested * 42);
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 42 * (MF_ROUND_COUNT - 1) * MF_OVERFLOW_COUNT * 4);
+    ck_assert_uint_eq(pairs, (uint64_t)backends_tested * 42);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 42 * (MF_ROUND_COUNT - 1) * MF_OVERFLOW_COUNT * 4);
 }
 END_TEST
 
-/* Every code of the fp8, fp6, fp4 and e8m0 sources decoded into binary32 and binary64 (the rooms decode
- * these with their own instructions: tables, or F16C's vcvtph2ps in the AVX2 room), both policies, with
+/* Every code of the fp8, fp6, fp4 and e8m0 sources decoded into binary32 and binary64 (the backends decode
+ * these with their own instructions: tables, or F16C's vcvtph2ps in the AVX2 backend), both policies, with
  * and without stats, lengths that leave tails of 8 and fewer (odd for e2m1), misaligned source and output. */
-START_TEST(test_rooms_every_byte_decoded)
+START_TEST(test_backends_every_byte_decoded)
 {
     static const mf_format wide[] = {MF_FP32, MF_FP64};
     static const size_t lens[] = {512, 512 + 8, 512 + 13, 1024 + 5};
@@ -972,10 +972,10 @@ START_TEST(test_rooms_every_byte_decoded)
     size_t ri, si, wi, li;
     int o, c;
     uint64_t cases = 0;
-    const mf__room *room;
+    const mf__backend *backend;
     every_byte(in, sizeof in);
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (room == &mf__room_portable || !mf__room_supported(room))
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++)
             for (wi = 0; wi < 2; wi++)
@@ -988,34 +988,34 @@ START_TEST(test_rooms_every_byte_decoded)
                             cases++;
                             memset(a, 0x5C, sizeof a);
                             memset(b, 0x5C, sizeof b);
-                            mf__room_portable.convert(wide[wi], a + doff, srcs[si], in + soff, n, &opt, opt.stats);
+                            mf__backend_portable.convert(wide[wi], a + doff, srcs[si], in + soff, n, &opt, opt.stats);
                             opt.stats = c ? &sg : NULL;
-                            bk_convert(room, wide[wi], b + doff, srcs[si], in + soff, n, &opt, opt.stats);
+                            bk_convert(backend, wide[wi], b + doff, srcs[si], in + soff, n, &opt, opt.stats);
                             MF_EXPECT(memcmp(a, b, sizeof a) == 0, "%s: %s -> %s %s, n %zu: output differs",
-                                      room->name, mf_format_name(srcs[si]), mf_format_name(wide[wi]),
+                                      backend->name, mf_format_name(srcs[si]), mf_format_name(wide[wi]),
                                       mf_overflow_name(opt.overflow), n);
                             MF_EXPECT(sw.overflow == sg.overflow && sw.nan == sg.nan && sw.subnormal == sg.subnormal &&
                                           sw.inexact == sg.inexact && sw.underflow == sg.underflow,
-                                      "%s: %s -> %s %s: stats differ", room->name, mf_format_name(srcs[si]),
+                                      "%s: %s -> %s %s: stats differ", backend->name, mf_format_name(srcs[si]),
                                       mf_format_name(wide[wi]), mf_overflow_name(opt.overflow));
                         }
     }
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 6 * 2 * MF_OVERFLOW_COUNT * 2 * 4);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 6 * 2 * MF_OVERFLOW_COUNT * 2 * 4);
 }
 END_TEST
 
-/* The same sources in sr, which the rooms with byte lookups take through tables from 8192 elements
- * (room_lut_sr: a lookup alone where no code is rounded, else a choice between two tables by each
+/* The same sources in sr, which the backends with byte lookups take through tables from 8192 elements
+ * (bk_lut_sr: a lookup alone where no code is rounded, else a choice between two tables by each
  * element's Philox byte): every pair, both policies, lengths that leave tails, misaligned source and
  * output, sr offsets that start mid-block and near where the block counter's low word wraps, and calls
  * past 16 MiB of output whose offset lets the Philox blocks and the output's 64-byte lines start
  * together (streamed) or not. */
 /* Every code of every narrow source (fp8, fp6, fp4, e8m0) into every other format, every mode and policy,
- * in every room, the portable one too, against tests/oracle/ref.c, which shares no code with src/: a narrow
+ * in every backend, the portable one too, against tests/oracle/ref.c, which shares no code with src/: a narrow
  * value is exact in binary64, so ref_round(d, ref_decode(s, code)) is the answer (the rbits of sr from
- * mf_sr_rbits). Long enough for the byte tables (room_lut from 1024 elements, room_lut_sr from 8192) and the
- * rooms' decoders; into f32 and f64 a NaN code need only give a NaN (decodes keep what payload there is). */
-START_TEST(test_rooms_narrow_vs_reference)
+ * mf_sr_rbits). Long enough for the byte tables (bk_lut from 1024 elements, bk_lut_sr from 8192) and the
+ * backends' decoders; into f32 and f64 a NaN code need only give a NaN (decodes keep what payload there is). */
+START_TEST(test_backends_narrow_vs_reference)
 {
     static const mf_format dsts_all[] = {MF_FP32,     MF_FP64,     MF_FP16,     MF_BF16,     MF_FP8_E4M3,
                                          MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
@@ -1024,9 +1024,9 @@ START_TEST(test_rooms_narrow_vs_reference)
     size_t ri, si, di, j;
     unsigned long long checked = 0, expected = 0;
     int r, pol;
-    const mf__room *room;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (!mf__room_supported(room))
+    const mf__backend *backend;
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (!mf__backend_supported(backend))
             continue;
         for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++) {
             const mf_format s = srcs[si];
@@ -1046,7 +1046,7 @@ START_TEST(test_rooms_narrow_vs_reference)
                         mf_opts o = {(mf_round)r, pol ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE, 0x243F6A8885A308D3u,
                                      (uint64_t)r * 64, NULL, 0};
                         expected += n;
-                        bk_convert(room, d, out, s, in, n, &o, NULL);
+                        bk_convert(backend, d, out, s, in, n, &o, NULL);
                         for (j = 0; j < n; j++, checked++) {
                             const uint32_t code = s == MF_FP4_E2M1 ? (uint32_t)(in[j / 2] >> (4 * (j & 1))) & 0xFu : in[j];
                             const double v = ref_decode(refs[s], code);
@@ -1055,7 +1055,7 @@ START_TEST(test_rooms_narrow_vs_reference)
                                 double y;
                                 memcpy(&y, out + 8 * j, 8);
                                 if (isnan(v) ? !isnan(y) : memcmp(&y, &exact, 8) != 0) {
-                                    MF_EXPECT(0, "%s %s -> f64 %s: code %#x gives %a, the reference %a", room->name,
+                                    MF_EXPECT(0, "%s %s -> f64 %s: code %#x gives %a, the reference %a", backend->name,
                                               mf_format_name(s), mf_overflow_name(o.overflow), code, y, exact);
                                     break;
                                 }
@@ -1067,7 +1067,7 @@ START_TEST(test_rooms_narrow_vs_reference)
                                                    (c & 0x7FFFFFu) != 0;
                                 if (c != ref && !nan_ok) {
                                     MF_EXPECT(0, "%s %s -> %s %s %s: element %zu, code %#x, gives %#x, the reference %#x",
-                                              room->name, mf_format_name(s), mf_format_name(d), mf_round_name(o.round),
+                                              backend->name, mf_format_name(s), mf_format_name(d), mf_round_name(o.round),
                                               mf_overflow_name(o.overflow), j, code, c, ref);
                                     break;
                                 }
@@ -1078,11 +1078,11 @@ START_TEST(test_rooms_narrow_vs_reference)
         }
     }
     ck_assert_uint_eq(checked, expected);
-    ck_assert_uint_ge(expected, 2ull * 6 * 9 * 2 * (6 * 2048 + N)); /* the portable room and one more */
+    ck_assert_uint_ge(expected, 2ull * 6 * 9 * 2 * (6 * 2048 + N)); /* the portable backend and one more */
 }
 END_TEST
 
-START_TEST(test_rooms_byte_tables_sr)
+START_TEST(test_backends_byte_tables_sr)
 {
     static const struct {
         mf_format s, d;
@@ -1101,11 +1101,11 @@ START_TEST(test_rooms_byte_tables_sr)
     size_t ri, si, di, li, j;
     int o;
     uint64_t cases = 0;
-    const mf__room *room;
+    const mf__backend *backend;
     big_buffers(&bin, &ba, &bb, (size_t)33 << 20);
     every_byte(in, sizeof in);
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
-        if (room == &mf__room_portable || !mf__room_supported(room))
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++)
             for (di = 0; di < sizeof dsts / sizeof dsts[0]; di++) {
@@ -1116,7 +1116,7 @@ START_TEST(test_rooms_byte_tables_sr)
                         const size_t n = lens[li], soff = srcs[si] == MF_FP4_E2M1 ? 0 : li + 1, doff = GUARD + 3 * li;
                         mf_opts opt = {MF_ROUND_STOCHASTIC, (mf_overflow)o, 0x9E3779B97F4A7C15ull + li, offs[li], NULL, 0};
                         cases++;
-                        if (!lut_case(room, dsts[di], srcs[si], in + soff, n, doff, &opt, a, b, sizeof a))
+                        if (!lut_case(backend, dsts[di], srcs[si], in + soff, n, doff, &opt, a, b, sizeof a))
                             break;
                     }
             }
@@ -1131,27 +1131,27 @@ START_TEST(test_rooms_byte_tables_sr)
             const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
             memset(ba, 0x5C, ob);
             memset(bb, 0x5C, ob);
-            mf__room_portable.convert(streamed[j].d, out_a, streamed[j].s, bin + streamed[j].soff, streamed[j].n, &opt, NULL);
-            bk_convert(room, streamed[j].d, out_b, streamed[j].s, bin + streamed[j].soff, streamed[j].n, &opt, NULL);
-            MF_EXPECT(memcmp(ba, bb, ob) == 0, "%s: streamed %s -> %s sr, sr_offset %llu, differs", room->name,
+            mf__backend_portable.convert(streamed[j].d, out_a, streamed[j].s, bin + streamed[j].soff, streamed[j].n, &opt, NULL);
+            bk_convert(backend, streamed[j].d, out_b, streamed[j].s, bin + streamed[j].soff, streamed[j].n, &opt, NULL);
+            MF_EXPECT(memcmp(ba, bb, ob) == 0, "%s: streamed %s -> %s sr, sr_offset %llu, differs", backend->name,
                       mf_format_name(streamed[j].s), mf_format_name(streamed[j].d), (unsigned long long)off);
         }
     }
     free(bin);
     free(ba);
     free(bb);
-    ck_assert_uint_eq(cases, (uint64_t)rooms_tested * 42 * MF_OVERFLOW_COUNT * 4);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 42 * MF_OVERFLOW_COUNT * 4);
 }
 END_TEST
 
 #if HAVE_FPENV
 /* The caller's environment (x86: FTZ/DAZ, rounding, exception masks; aarch64: FZ, FZ16, DN, AHP,
- * rounding) cannot change a room's bits (nor raise a signal: the inputs hold signalling NaNs,
+ * rounding) cannot change a backend's bits (nor raise a signal: the inputs hold signalling NaNs,
  * subnormals and overflows), and it comes back as it was. */
-START_TEST(test_rooms_ignore_fpenv)
+START_TEST(test_backends_ignore_fpenv)
 {
     size_t ri;
-    const mf__room *room;
+    const mf__backend *backend;
     const unsigned csr = env_get();
 #if defined(__aarch64__)
     /* FZ 24, DN 25, AHP 26, FZ16 19, RMode 22-23 (RP 1, RM 2, RZ 3); trap enables are left alone
@@ -1161,7 +1161,7 @@ START_TEST(test_rooms_ignore_fpenv)
         (csr & ~0x07CF0000u) | 0x03C00000u, /* FZ, DN, toward zero */
         (csr & ~0x07CF0000u) | 0x04880000u, /* AHP, FZ16, round down */
         (csr & ~0x07CF0000u) | 0x07080000u, /* FZ, DN, AHP, FZ16, rn */
-        csr & ~0x07CF0000u,                 /* the default: the rooms that set another rounding must restore it */
+        csr & ~0x07CF0000u,                 /* the default: the backends that set another rounding must restore it */
     };
 #else
     const unsigned envs[] = {
@@ -1169,13 +1169,13 @@ START_TEST(test_rooms_ignore_fpenv)
         csr | 0x8040u | 0x6000u,         /* FTZ, DAZ, toward zero */
         (csr & ~0x1F80u) | 0x8040u,      /* every exception unmasked, FTZ, DAZ */
         (csr & ~0x7F80u) | 0x2000u,      /* every exception unmasked, round down */
-        (csr & ~0xE040u) | 0x1F80u,      /* the default: the rooms that set another rounding must restore it */
+        (csr & ~0xE040u) | 0x1F80u,      /* the default: the backends that set another rounding must restore it */
     };
 #endif
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++) {
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
         int s, d, r, o;
         size_t e;
-        if (!mf__room_supported(room)) /* the portable room too: it must not depend on the environment either */
+        if (!mf__backend_supported(backend)) /* the portable backend too: it must not depend on the environment either */
             continue;
         for (s = 0; s < MF_FORMAT_COUNT; s++) {
             fill((mf_format)s, src_buf, 512);
@@ -1187,20 +1187,20 @@ START_TEST(test_rooms_ignore_fpenv)
                             unsigned after;
                             memset(want, 0, sizeof want);
                             memset(got, 0, sizeof got);
-                            mf__room_portable.convert((mf_format)d, want, (mf_format)s, src_buf, 512, &opt, NULL);
+                            mf__backend_portable.convert((mf_format)d, want, (mf_format)s, src_buf, 512, &opt, NULL);
                             env_set(envs[e]);
-                            bk_convert(room, (mf_format)d, got, (mf_format)s, src_buf, 512, &opt, NULL);
+                            bk_convert(backend, (mf_format)d, got, (mf_format)s, src_buf, 512, &opt, NULL);
                             after = env_get();
                             env_set(csr);
                             /* the exception flags may gain what the conversion raised */
                             MF_EXPECT((after & ~ENV_FLAGS) == (envs[e] & ~ENV_FLAGS), "%s did not restore " ENV_NAME " (%#x, was %#x)",
-                                      room->name, after, envs[e]);
+                                      backend->name, after, envs[e]);
                             if (memcmp(want, got, sizeof want) != 0) {
                                 size_t i = 0;
                                 while (want[i] == got[i])
                                     i++;
                                 MF_EXPECT(0, "%s %s -> %s mode %d policy %d under " ENV_NAME " %#x differs at byte %zu: %#x, not %#x",
-                                          room->name, mf_format_name((mf_format)s), mf_format_name((mf_format)d), r, o,
+                                          backend->name, mf_format_name((mf_format)s), mf_format_name((mf_format)d), r, o,
                                           envs[e], i, got[i], want[i]);
                             }
                         }
@@ -1212,40 +1212,40 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("rooms");
-    TCase *tc = tcase_create("rooms");
+    Suite *s = suite_create("backends");
+    TCase *tc = tcase_create("backends");
     size_t ri;
-    const mf__room *room;
+    const mf__backend *backend;
     int any = 0;
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++)
-        any |= room != &mf__room_portable && mf__room_supported(room);
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++)
+        any |= backend != &mf__backend_portable && mf__backend_supported(backend);
     if (!any) {
-        printf("no SIMD room runs on this CPU: skipped\n");
+        printf("no SIMD backend runs on this CPU: skipped\n");
         return 77;
     }
-    for (ri = 0; (room = mf__room_at(ri)) != NULL; ri++)
-        rooms_tested += room != &mf__room_portable && mf__room_supported(room);
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++)
+        backends_tested += backend != &mf__backend_portable && mf__backend_supported(backend);
     tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, test_rooms_expected_rooms);
-    tcase_add_test(tc, test_rooms_all_pairs);
-    tcase_add_test(tc, test_rooms_plans);
-    tcase_add_test(tc, test_rooms_plan_api);
-    tcase_add_test(tc, test_rooms_lengths);
-    tcase_add_test(tc, test_rooms_heads_tails);
-    tcase_add_test(tc, test_rooms_f16_nan_blocks);
-    tcase_add_test(tc, test_rooms_every_16bit_code);
-    tcase_add_test(tc, test_rooms_philox_wrap);
-    tcase_add_test(tc, test_rooms_f64_ties);
-    tcase_add_test(tc, test_rooms_streaming);
-    tcase_add_test(tc, test_rooms_sr_streaming);
-    tcase_add_test(tc, test_rooms_byte_tables);
-    tcase_add_test(tc, test_rooms_byte_tables_sr);
-    tcase_add_test(tc, test_rooms_every_byte_decoded);
-    tcase_add_test(tc, test_rooms_sr_sweep);
-    tcase_add_test(tc, test_rooms_f64_sr);
-    tcase_add_test(tc, test_rooms_narrow_vs_reference);
+    tcase_add_test(tc, test_backends_expected_backends);
+    tcase_add_test(tc, test_backends_all_pairs);
+    tcase_add_test(tc, test_backends_plans);
+    tcase_add_test(tc, test_backends_plan_api);
+    tcase_add_test(tc, test_backends_lengths);
+    tcase_add_test(tc, test_backends_heads_tails);
+    tcase_add_test(tc, test_backends_f16_nan_blocks);
+    tcase_add_test(tc, test_backends_every_16bit_code);
+    tcase_add_test(tc, test_backends_philox_wrap);
+    tcase_add_test(tc, test_backends_f64_ties);
+    tcase_add_test(tc, test_backends_streaming);
+    tcase_add_test(tc, test_backends_sr_streaming);
+    tcase_add_test(tc, test_backends_byte_tables);
+    tcase_add_test(tc, test_backends_byte_tables_sr);
+    tcase_add_test(tc, test_backends_every_byte_decoded);
+    tcase_add_test(tc, test_backends_sr_sweep);
+    tcase_add_test(tc, test_backends_f64_sr);
+    tcase_add_test(tc, test_backends_narrow_vs_reference);
 #if HAVE_FPENV
-    tcase_add_test(tc, test_rooms_ignore_fpenv);
+    tcase_add_test(tc, test_backends_ignore_fpenv);
 #endif
     suite_add_tcase(s, tc);
     return mf_run_suite(s);

@@ -1,9 +1,9 @@
-/* src/x86/room_avx512_w16.h - f16 or bf16 -> fp8, fp6, fp4 or e8m0, and bf16 -> f16, in 16-bit lanes
- * (AVX512BW), for the AVX-512 rooms (room.h: ROOM_HW_W16, room_w16).
+/* src/x86/avx512_w16.h - f16 or bf16 -> fp8, fp6, fp4 or e8m0, and bf16 -> f16, in 16-bit lanes
+ * (AVX512BW), for the AVX-512 backends (backend.h: BK_HW_W16, bk_w16).
  *
  * Every mode, both policies, no statistics (sr: into the formats that take 8 random bits, not f16). The
  * source is not widened: 32 codes a vector, integer operations only, so no MXCSR either. Widening to
- * binary32 first (room_tab_loop) halves the elements an instruction serves, and these calls were
+ * binary32 first (bk_tab_loop) halves the elements an instruction serves, and these calls were
  * compute-bound on DRAM (0.53-0.89x memcpy).
  *
  * The rounding is mf__round_pack's for a 16-bit source (S: man m, bias b) and a target D (man M, bias B),
@@ -21,8 +21,8 @@
  * exactly 0 from a shift of 16 on (vpsrlvw), and up to there they can round up.
  * Zeros come out as zeros (t = 0). Infinities and NaNs come out of the shift as overflows and are then
  * set as mf__round_pack sets them. */
-#ifndef MF_X86_ROOM_AVX512_W16_H
-#define MF_X86_ROOM_AVX512_W16_H
+#ifndef MF_X86_AVX512_W16_H
+#define MF_X86_AVX512_W16_H
 
 MF_V __m512i hw_w16_set(unsigned v) { return _mm512_set1_epi16((short)v); }
 
@@ -416,4 +416,4 @@ static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, si
 #undef HW_W16_M
 }
 
-#endif /* MF_X86_ROOM_AVX512_W16_H */
+#endif /* MF_X86_AVX512_W16_H */
