@@ -1,7 +1,8 @@
 /* minifloat.h - narrow floating-point formats for machine learning, exact to the bit.
  *
  * The one header users include. Scalar conversions are inline and work in C99, C++ and CUDA device
- * code; bulk conversions (minifloat/convert.h) live in the compiled library.
+ * code; bulk conversions (minifloat/convert.h) live in the compiled library. The overflow lab (mf_analyze,
+ * mf_unary, mf_softmax) is a library of its own with its own header: <minifloat/lab.h>.
  *
  *   #include <minifloat.h>
  *   mf_e4m3_t q = mf_f32_to_e4m3_rn_sat(3.3f);   // 0x45 = 3.25
@@ -26,7 +27,5 @@
 #include "minifloat/loss_scale.h"
 #include "minifloat/fp8_scaling.h"
 #include "minifloat/mx.h"
-#include "minifloat/analyze.h"
-#include "minifloat/elementwise.h"
 
 #endif /* MINIFLOAT_H */

@@ -11,16 +11,8 @@ set(MF_LIB_SOURCES
 # Scaling (loss scaling, FP8 recipes, MX and NVFP4 block formats): portable C, one file per area.
 file(GLOB MF_SCALE_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/scale/*.c)
 list(APPEND MF_LIB_SOURCES ${MF_SCALE_SOURCES})
-# The overflow lab: analysis and the elementwise operations (vectorised with SLEEF where installed;
-# src/vmath.h is the only file that includes <sleef.h>).
-file(GLOB MF_LAB_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/lab/*.c)
-list(APPEND MF_LIB_SOURCES ${MF_LAB_SOURCES})
+# The overflow lab (src/lab/) is a library of its own: src/lab/lab.cmake.
 set(MF_LIB_DEFINITIONS)
-find_path(MF_SLEEF_INCLUDE sleef.h)
-find_library(MF_SLEEF_LIB sleef)
-if(MF_SLEEF_INCLUDE AND MF_SLEEF_LIB)
-  list(APPEND MF_LIB_DEFINITIONS MF_HAVE_SLEEF=1)
-endif()
 
 # ---- the SIMD backends, as data ------------------------------------------------------------------
 # For each backend: its configuration header (vocabulary and hooks), compile flags, the destinations
@@ -113,8 +105,5 @@ function(mf_library_sources target)
   endforeach()
   if(CMAKE_USE_PTHREADS_INIT)
     target_compile_definitions(${target} PRIVATE MF_HAVE_PTHREADS=1)
-  endif()
-  if(MF_SLEEF_INCLUDE AND MF_SLEEF_LIB)
-    target_include_directories(${target} PRIVATE ${MF_SLEEF_INCLUDE})
   endif()
 endfunction()

@@ -3,7 +3,8 @@
 if(TARGET mf_tools)
   mf_add_test(test_npy SOURCES test_npy.c LIBS mf_tools LABELS unit TIMEOUT 60)
 endif()
-if(TARGET minifloat_cli)
+# The analyze scripts need the lab (minifloat_lab); npy_dtypes reads through analyze too.
+if(TARGET minifloat_cli AND TARGET minifloat_lab)
   set(MF_LAB_CLI_TESTS analyze analyze_errors analyze_plot analyze_examples analyze_ops npy_dtypes)
   foreach(t IN LISTS MF_LAB_CLI_TESTS)
     add_test(NAME cli_${t}

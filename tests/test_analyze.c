@@ -22,8 +22,7 @@
 #include <string.h>
 
 #include "mf_test.h"
-#include <minifloat.h>
-#include <minifloat/analyze.h>
+#include <minifloat/lab.h>
 
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>

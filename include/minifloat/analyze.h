@@ -19,6 +19,9 @@
  * Following mf_from_f64_ev, an infinite input under MF_OVERFLOW_SATURATE becomes +-max and counts as
  * an overflow into every target, as mf_convert does; the one difference from mf_convert is a target
  * equal to the data's format (f16 data analysed as f16), which mf_convert copies, keeping the inf.
+ *
+ * Part of the overflow lab, a library of its own: include <minifloat/lab.h> and link minifloat_lab
+ * (-lminifloat_lab, or minifloat::lab in CMake).
  */
 #ifndef MINIFLOAT_ANALYZE_H
 #define MINIFLOAT_ANALYZE_H

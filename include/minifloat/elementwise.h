@@ -19,6 +19,9 @@
  * restore the caller's). Every NaN result is the quiet NaN +0x7FC00000 before the final rounding.
  * The formulas, their measured errors and the choice of math library are in docs/overflow.md
  * (section "Elementwise operations"). Array layouts are those of mf_convert (minifloat/convert.h).
+ *
+ * Part of the overflow lab, a library of its own: include <minifloat/lab.h> and link minifloat_lab
+ * (-lminifloat_lab, or minifloat::lab in CMake).
  */
 #ifndef MINIFLOAT_ELEMENTWISE_H
 #define MINIFLOAT_ELEMENTWISE_H

@@ -1,15 +1,18 @@
 /* tests/hygiene/hygiene_body.h - a few hand-checked conversions through the public header only, compiled
  * as C99, C11, C++11, C++17 and CUDA with warnings as errors. Each expected code is derived in its
- * comment; no library is linked (the inline scalars are header-only). */
+ * comment; no library is linked (the inline scalars are header-only). The overflow lab's header
+ * (<minifloat/lab.h>, declarations only) is compiled along with it, and its types used. */
 #ifndef MF_HYGIENE_BODY_H
 #define MF_HYGIENE_BODY_H
 
 #include <minifloat.h>
+#include <minifloat/lab.h>
 
 MF_HD MF_INLINE int mf_hygiene_failures(void)
 {
     int bad = 0;
     mf_philox4x32 zero = {{0u, 0u, 0u, 0u}};
+    mf_unary_op op = MF_UNARY_GELU_TANH;
     /* e4m3 neighbours of 3.3 are 3.25 (0x45) and 3.5 (0x46); 3.3 is nearer 3.25 */
     bad += mf_e4m3_bits(mf_f32_to_e4m3_rn_sat(3.3f)) != 0x45u;
     /* 464 is the midpoint of 448 (0x7E, even) and the virtual 480: ties to even */
@@ -27,6 +30,8 @@ MF_HD MF_INLINE int mf_hygiene_failures(void)
     bad += mf_to_f64(MF_FP6_E2M3, 0x1Fu) != 7.5;
     /* Random123 known answer for Philox4x32-10, counter 0 key 0 */
     bad += mf_philox4x32_10(zero, 0u, 0u).v[0] != 0x6627e8d5u;
+    /* the lab's enumeration: six operations, the last one gelu_tanh */
+    bad += (int)op != MF_UNARY_COUNT - 1;
     return bad;
 }
 

@@ -1,21 +1,52 @@
 #!/bin/sh
 # Install the build tree into a scratch prefix, then build and run a consumer through
-# find_package(minifloat) and through pkg-config.
-# usage: check_package.sh BUILD_DIR SOURCE_DIR SCRATCH_DIR
+# find_package(minifloat) and through pkg-config; with the overflow lab (LAB=1), its consumer too
+# (minifloat::lab, minifloat::lab_static, minifloat_lab.pc). The static pkg-config links take the
+# archives, so each .pc's Libs.private must be complete: the core's needs no SLEEF, the lab's does
+# where it was built with it.
+# usage: check_package.sh BUILD_DIR SOURCE_DIR SCRATCH_DIR [LAB]
 set -eu
-build=$1 src=$2 scratch=$3
+build=$1 src=$2 scratch=$3 lab=${4:-0}
 rm -rf "$scratch"
 mkdir -p "$scratch"
 cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
 test -x "$scratch/prefix/bin/minifloat"
-cmake -S "$src/tests/package/consumer" -B "$scratch/consumer" -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
+expect_lab=OFF
+if [ "$lab" = 1 ]; then expect_lab=ON; fi
+cmake -S "$src/tests/package/consumer" -B "$scratch/consumer" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+    -DMF_EXPECT_LAB=$expect_lab >/dev/null
 cmake --build "$scratch/consumer" >/dev/null
 LD_LIBRARY_PATH="$scratch/prefix/lib:${LD_LIBRARY_PATH:-}" "$scratch/consumer/use_shared"
 "$scratch/consumer/use_static"
 "$scratch/consumer/use_headers"
 pc="$(find "$scratch/prefix" -name minifloat.pc | head -n 1)"
 export PKG_CONFIG_PATH="$(dirname "$pc")"
+libdir="$(pkg-config --variable=libdir minifloat)"
+c="$src/tests/package/consumer"
 # shellcheck disable=SC2046
-cc -std=c99 -o "$scratch/pc_consumer" "$src/tests/package/consumer/main.c" $(pkg-config --cflags --libs minifloat)
-LD_LIBRARY_PATH="$(pkg-config --variable=libdir minifloat)" "$scratch/pc_consumer"
-echo "package: find_package (shared, static, headers) and pkg-config consumers ran"
+cc -std=c99 -o "$scratch/pc_consumer" "$c/main.c" $(pkg-config --cflags --libs minifloat)
+LD_LIBRARY_PATH="$libdir" "$scratch/pc_consumer"
+# static: the archive in place of -lminifloat, then Libs.private
+# shellcheck disable=SC2046
+cc -std=c99 -o "$scratch/pc_consumer_static" "$c/main.c" $(pkg-config --cflags minifloat) \
+    $(pkg-config --static --libs minifloat | sed "s|-lminifloat\\b|$libdir/libminifloat.a|")
+"$scratch/pc_consumer_static"
+if [ "$lab" = 1 ]; then
+    LD_LIBRARY_PATH="$scratch/prefix/lib:${LD_LIBRARY_PATH:-}" "$scratch/consumer/use_lab"
+    "$scratch/consumer/use_lab_static"
+    # shellcheck disable=SC2046
+    cc -std=c99 -o "$scratch/pc_lab" "$c/lab.c" $(pkg-config --cflags --libs minifloat_lab)
+    LD_LIBRARY_PATH="$libdir" "$scratch/pc_lab"
+    # shellcheck disable=SC2046
+    cc -std=c99 -o "$scratch/pc_lab_static" "$c/lab.c" $(pkg-config --cflags minifloat_lab) \
+        $(pkg-config --static --libs minifloat_lab |
+          sed -e "s|-lminifloat_lab\\b|$libdir/libminifloat_lab.a|" -e "s|-lminifloat\\b|$libdir/libminifloat.a|")
+    "$scratch/pc_lab_static"
+    echo "package: find_package (shared, static, headers, lab, lab_static) and pkg-config (minifloat," \
+         "minifloat_lab; shared and static) consumers ran"
+else
+    test ! -e "$scratch/prefix/include/minifloat/lab.h"
+    test -z "$(find "$scratch/prefix" -name 'minifloat_lab.pc' -o -name 'libminifloat_lab*')"
+    echo "package: find_package (shared, static, headers) and pkg-config (shared and static) consumers ran;" \
+         "no lab installed"
+fi

@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <minifloat.h>
-#include <minifloat/analyze.h>
-#include <minifloat/elementwise.h>
+#include <minifloat/lab.h>
 
 #include "cli_util.h"
 #include "commands.h"
