@@ -10,7 +10,7 @@
  *   safe scales  brute force: the whole tensor times 2^k (ldexp) through mf_from_f64_ev at k and at the
  *                neighbouring k, overflow/underflow must disappear and appear;
  *   landmarks    frexp of mf_format_describe's values;
- *   bulk stats   mf_convert's counters (the SIMD rooms) for the same data at scale 1.
+ *   bulk stats   mf_convert's counters (the SIMD backends) for the same data at scale 1.
  * Hand-checked cases state their expectations as literals with the reasoning beside them.
  */
 #include <fenv.h>
@@ -574,7 +574,7 @@ START_TEST(test_stochastic_deep_underflow)
 END_TEST
 
 /* The counts agree with the bulk conversion's own counters (a different implementation: the SIMD
- * rooms) at scale 1, for every pair, mode and policy, widening conversions included (both saturate an
+ * backends) at scale 1, for every pair, mode and policy, widening conversions included (both saturate an
  * infinite input when saturating, and count it as an overflow). One known difference: between equal
  * formats mf_convert is a copy that keeps infinities, while mf_analyze rounds the binary64 value as
  * mf_from_f64 does, which saturates them (an overflow, inexact). */
