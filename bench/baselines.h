@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/baselines.h - the implementations minifloat is measured against, in the same run.
  * Each converts n elements; each returns 0 if it cannot run here (missing CPU feature or header). */
 #ifndef MF_BENCH_BASELINES_H

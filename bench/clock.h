@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/clock.h - the timing helpers the benchmark programs share: a monotonic clock in seconds and
  * the median of a few timings. */
 #ifndef MF_BENCH_CLOCK_H

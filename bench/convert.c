@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/convert.c - how fast the bulk conversions are, against baselines measured in the same run.
  *
  *   bench/convert [--quick] [--size l1|l2|dram|all] [--filter TEXT] [--no-python]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/fp16lib.c - Maratyszcza's FP16 (Debian libfp16-dev): the header-only scalar conversions. */
 #include <fp16.h>
 

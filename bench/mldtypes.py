@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench/mldtypes.py - numpy + ml_dtypes timings for bench/convert, on the same kind of data.
 
 usage: mldtypes.py [--quick] N [N ...]

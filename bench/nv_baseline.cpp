@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // bench/nv_baseline.cpp - NVIDIA's host conversions from the CUDA headers, compiled by the host C++
 // compiler. FP4 is written one code per byte, NVIDIA's storage type.
 #include <cuda_bf16.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/raw_avx2.c - the bare instruction loops for CPUs with AVX2 and F16C but no AVX-512 (unrolled
  * four times, 256-bit), compiled with AVX2 flags only so that no EVEX instruction can slip in; raw_x86.c
  * calls them where the CPU lacks AVX-512. */

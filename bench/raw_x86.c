@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/raw_x86.c - the bare instruction loops (unrolled four times), compiled with AVX-512 flags
  * and run only where the CPU has them; on a CPU with AVX2 and F16C but no AVX-512, the 256-bit loops of
  * raw_avx2.c stand in (the same instructions, half the width: the hardware's own rate there). */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench/report.py - turn bench/convert's CSV (stdin) into the Markdown tables of docs/performance.md.
 
 usage: build/bench/convert | python3 bench/report.py

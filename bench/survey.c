@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/survey: every pair of formats, in the chosen modes and policies, on DRAM-sized arrays, as a ratio to
  * memcpy's bytes a second (not a test). docs/performance.md counts the conversions at >= 0.9x memcpy;
  * bench/convert measures a fixed list of rows, this sweeps the rest.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build for aarch64 Linux with Debian's cross compilers (gcc-aarch64-linux-gnu,
 # g++-aarch64-linux-gnu) and the arm64 libraries of a multiarch install (check, libsubunit-dev and
 # libmpfr-dev as :arm64). Tests run under qemu-user (qemu-aarch64). scripts/cross-aarch64.sh uses it.

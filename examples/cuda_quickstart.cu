@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // examples/cuda_quickstart.cu - the README's CUDA example: the same header inside a kernel.
 #include <cstdio>
 #include <cuda_runtime.h>

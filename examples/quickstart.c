@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* examples/quickstart.c - the README's C example: scalar and bulk conversions. */
 #include <minifloat.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_bulk.c - mf_convert against its documentation (include/minifloat/convert.h).
  *
  * Input layout (missing bytes read as 0):

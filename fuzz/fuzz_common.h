@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_common.h - what the fuzz targets share: reading the input bytes, the format list, the
  * mapping between the library's enums and the reference's, and the failure report.
  *

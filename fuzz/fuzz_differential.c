@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_differential.c - the library against the independent slow reference (ref_slow.h).
  *
  * Input: a sequence of records, each one value (fz_value: binary32 or binary64), 4 bytes of rbits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_monotonic.c - rounding is monotonic, and every mode picks one of the two neighbours.
  *
  * Input: records of two values (fz_value; if both are binary32 they are rounded as binary32,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_npy.c - the tool's .npy reader (tools/cli/npy.c) on arbitrary bytes.
  *
  * The input is the file. It is parsed twice: without a hint and with the e4m3 hint for '<V1'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_roundtrip.c - decoding then re-encoding gives the code back; rounding is idempotent.
  *
  * Input: records of 4 bytes code, one value (fz_value), 1 byte mode/policy, 4 bytes rbits; at most

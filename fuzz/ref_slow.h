@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/ref_slow.h - an independent, slow reference for the fuzz targets.
  *
  * Written from the semantics list (docs/formats.md, docs/rounding.md), textbook style: every code of

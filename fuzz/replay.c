@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/replay.c - runs fuzz inputs through a target without libFuzzer (any compiler).
  *
  *   fuzz_<name>_replay FILE_OR_DIR...

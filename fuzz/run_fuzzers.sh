@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run every libFuzzer target for SECONDS on a scratch copy of its corpus, JOBS targets at a time.
 # usage: fuzz/run_fuzzers.sh BUILD_DIR [SECONDS] [JOBS]   (BUILD_DIR configured with -DMF_BUILD_FUZZERS=ON)
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat.h - narrow floating-point formats for machine learning, exact to the bit.
  *
  * The one header users include. Scalar conversions are inline and work in C99, C++ and CUDA device

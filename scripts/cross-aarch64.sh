@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # minifloat on aarch64, from an x86-64 Debian machine: build with Debian's cross compilers and run the
 # unit tier under qemu-user, so that the NEON backend (src/arm/) is checked against the portable backend, and
 # every oracle test runs, on an emulated AArch64 CPU.

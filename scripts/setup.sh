@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # minifloat set-up: install what is missing (Debian packages), build, then
 #   scripts/setup.sh demo      run the demo: one value in every format, the C example, the overflow lab
 #                              on a shipped tensor (table, histogram, build/activations.svg) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/api.c - the compiled public API: argument checks, then the dispatcher. */
 #include <string.h>
 

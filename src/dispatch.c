@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/dispatch.c - the dispatcher: the one place that chooses a backend.
  *
  * The best backend the CPU and OS support is chosen once per process; MF_BACKEND=<backend name> in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/internal.h - what the backends and the dispatcher share (never installed). */
 #ifndef MF_SRC_INTERNAL_H
 #define MF_SRC_INTERNAL_H

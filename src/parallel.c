@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/parallel.c - large arrays over several threads, with the bytes and counts of one.
  *
  * The array is cut at multiples of 64 elements, so every piece starts on a whole byte of packed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The library's sources. Each SIMD backend is several units with its own compile flags, generated below
 # from the table of backends; dispatch.c chooses between backends at run time. Every target that
 # compiles these sources (the library, the instrumented copy the fuzzers use) goes through

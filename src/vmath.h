@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/vmath.h - binary32 exp, tanh and erf over arrays, and a binary64 log1p, for the elementwise
  * operations (src/lab/elementwise.c). The only file in the project that includes <sleef.h>.
  *

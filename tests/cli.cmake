@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CLI tier: the minifloat tool, driven through POSIX sh scripts in tests/cli/.
 # Each script gets the tool, a scratch directory and (help only) the project version.
 if(TARGET minifloat_cli)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CUDA tier: the device gives the host's bits. Built wherever nvcc is found; runs only on a GPU
 # (exit 77 = skip elsewhere).
 if(MF_HAVE_CUDA)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Elementwise operations of the overflow lab (exp, tanh, sigmoid, SiLU, GELU, softmax): binary32 accuracy
 # against binary64 references, rounding into the targets, edges, the FP environment.
 # The lab is its own library (minifloat_lab): left out with MF_BUILD_LAB=OFF.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exhaustive tier: all 2^32 binary32 inputs, one ctest test per destination format so that
 # `ctest -j` spreads the formats over the cores. Each test converts every input with mf_from_f32 in
 # rn, rna, rz, ru and rd under both overflow policies against the breakpoint oracle

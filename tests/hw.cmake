@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Hardware and vendor oracles.
 #
 # test_f16c: x86 F16C (vcvtps2ph / vcvtph2ps) against mf_from_f32 / mf_to_f32 for f16. The intrinsics

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Hygiene tier: <minifloat.h> and <minifloat/lab.h> compiled as C99, C11, C++11, C++17 and CUDA with
 # strict warnings as errors, linking nothing but the header-only target; each binary then runs a few
 # hand-checked conversions. A header that warns fails the build, not just the test.

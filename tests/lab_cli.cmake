@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The overflow lab's tool parts: the .npy reader's unit tests (tools/cli/npy.c, linked from
 # mf_tools) and the `minifloat analyze` scripts in tests/cli/ (npy_lib.sh is their helper, not a test).
 if(TARGET mf_tools)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/mf_test.h - helpers shared by the Check-based tests.
  *
  * Check's ck_assert* macros record the location of every passing assertion through a system call,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Block-scaled formats (OCP MX, NVFP4): scales, elements, layouts, FP6 packing, errors, stochastic rounding.
 mf_add_test(test_mx SOURCES test_mx.c LABELS unit TIMEOUT 300)
 mf_add_test(test_nvfp4 SOURCES test_nvfp4.c LABELS unit TIMEOUT 300)

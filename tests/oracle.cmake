@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Oracle-backed unit tests: the FP32 boundary set, f64 sources, hand-checked vector files.
 mf_add_test(test_boundary SOURCES test_boundary.c LABELS unit TIMEOUT 300 LIBS mf_oracle)
 mf_add_test(test_f64 SOURCES test_f64.c LABELS unit TIMEOUT 300 LIBS mf_oracle)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Package tier: install, then consume through find_package and pkg-config (the lab too where built).
 if(MF_BUILD_LAB)
   set(MF_PACKAGE_LAB 1)

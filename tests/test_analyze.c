@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_analyze.c - mf_analyze against element-by-element references (unit tier).
  *
  * References, written here and sharing no code with src/lab/analyze.c:

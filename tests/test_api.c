@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_api.c - the bulk API and the format queries (unit tier).
  *
  * Bulk results are checked against the scalar contract (mf_from_f32 / mf_from_f64 / mf_to_f32),

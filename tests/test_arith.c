@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_arith.c - the environment-independent binary32 arithmetic of detail/arith.h against the
  * hardware, which (in this process: round-to-nearest-even, no FTZ/DAZ) is IEEE 754 binary32. Random
  * bit patterns of every class, the products and quotients that land near the overflow and underflow

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_backends.c - every backend gives the portable backend's bytes and counts (unit tier).
  *
  * The portable backend is the law (its own correctness is the oracle tests' business). For every backend

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_boundary.c - the FP32 boundary set, every format x mode x overflow policy (unit tier).
  *
  * For each format: every representable value, every midpoint between neighbours (the one above max

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_elementwise.c - the elementwise operations (minifloat/elementwise.h), unit tier.
  *
  * References, in binary64 with the C library, share no code with src/lab/elementwise.c:

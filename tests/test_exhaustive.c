@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_exhaustive.c - every binary32 input, one format per process (argv[1] = format tag).
  *
  * The scalar sweep visits all 2^32 inputs once, in bit-pattern order, and converts each with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_f16c.c - hardware F16C (vcvtps2ph / vcvtph2ps) as an oracle for f16.
  *
  *   test_f16c decode   all 65536 f16 codes -> f32 (and f64): the bits equal vcvtph2ps's, NaNs

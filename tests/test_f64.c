@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_f64.c - binary64 sources round once, directly (unit tier).
  *
  * mf_from_f64 against the textbook reference and MPFR, every format (f32 as a target too), every

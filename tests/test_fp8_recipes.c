@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_fp8_recipes.c - FP8 scaling recipes (unit tier).
  *
  * The references here are line-by-line transcriptions of the Transformer Engine code each function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_loss_scale.c - loss scaling against transcriptions of the upstream code (unit tier).
  *
  * References, written in plain C float/double arithmetic in this process's default FP environment

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_mx.c - OCP MX block scaling (minifloat/mx.h): scales, elements, layouts, packing, errors,
  * stochastic rounding (unit tier).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_npy.c - the .npy reader of the tool (tools/cli/npy.c).
  *
  * Good files are written here byte by byte from the format's specification (NEP 1 and

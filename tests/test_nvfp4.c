@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_nvfp4.c - NVFP4 (minifloat/mx.h) against a line-by-line transcription of Transformer
  * Engine's quantization (unit tier).
  *

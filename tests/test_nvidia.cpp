@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_nvidia.cpp - NVIDIA's host conversions (CUDA headers, compiled by g++) as an oracle.
  *
  * Decoding: every f16, bf16, e4m3, e5m2, e2m3, e3m2, e2m1 and e8m0 code.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_threads.c - a process's first conversions, made by several threads at once.
  *
  * The backends build some tables on first use (the decode tables, the table kernels' constants), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_train_demo.c - the training demo of `minifloat train-demo` (tools/train_demo/).
  *
  * What docs/overflow.md promises of it: a seed gives the same numbers bit for bit; with the default

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_two_step.c - the round-to-odd promise of docs/rounding.md: f64 -> f32 with ro, then
  * f32 -> fmt with r, equals f64 -> fmt with r directly (r in rn rna rz ru rd; every format narrower
  * than f32). The direct path itself is checked against MPFR elsewhere; here the point is the

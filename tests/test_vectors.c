@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_vectors.c - hand-checked vector files (unit tier).
  *
  * tests/vectors/<topic>.csv: src_format,input,dst_format,mode,policy,rbits,expected_code,why

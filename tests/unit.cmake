@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Unit tier owned by the API: the bulk contract and the queries.
 mf_add_test(test_api SOURCES test_api.c LABELS unit TIMEOUT 300)
 mf_add_test(test_two_step SOURCES test_two_step.c LABELS unit TIMEOUT 300)

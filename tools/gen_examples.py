@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Write the example tensors of examples/data/ (used by `minifloat analyze` and docs/overflow.md).
 
     python3 tools/gen_examples.py [OUTDIR]      # default: examples/data next to this script's parent

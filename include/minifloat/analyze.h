@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/analyze.h - what a format does to a tensor: overflow, underflow, error, safe scales.
  *
  *   mf_analyze_opts o = {0};          // f32 data, rn, IEEE overflow, no scaling

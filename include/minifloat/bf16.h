@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/bf16.h - bfloat16 (1-8-7, bias 127, max 0x1.FEp+127 ~ 3.39e38, +-inf, NaN).
  *
  *   S EEEEEEEE MMMMMMM        the top half of a binary32

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/config.h - compiler and language glue shared by every public header.
  *
  * MF_HD      marks inline functions usable in host and device code (nvcc, clang -x cuda).

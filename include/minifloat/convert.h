@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/convert.h - bulk conversions and format queries (compiled library).
  *
  * Array layouts: f64 as double, f32 as float, f16/bf16 as uint16_t codes, e4m3/e5m2/e8m0 one code per

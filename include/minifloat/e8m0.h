@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/e8m0.h - OCP MX E8M0 scale: an unsigned 8-bit exponent, value 2^(code-127).
  *
  *   EEEEEEEE    0x00 = 2^-127, 0x7F = 1, 0xFE = 2^127, 0xFF = NaN; no zero, no sign, no inf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/elementwise.h - the activation functions of training, computed as mixed-precision kernels do.
  *
  *   mf_opts o = {0};                       // rn, IEEE overflow

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/f16.h - IEEE binary16 (1-5-10, bias 15, max 65504, +-inf, NaN).
  *
  *   S EEEEE MMMMMMMMMM

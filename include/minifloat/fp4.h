@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/fp4.h - OCP MX FP4 E2M1, one code in the low 4 bits of a byte, or two per byte.
  *
  *   e2m1:  S EE M   bias 1; values 0 0.5 1 1.5 2 3 4 6 and their negatives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/fp6.h - OCP MX FP6: E2M3 and E3M2, one code in the low 6 bits of a byte.
  *
  *   e2m3:  S EE MMM   bias 1, max 7.5 (0x1F), min subnormal 0.125

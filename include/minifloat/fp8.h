@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/fp8.h - OCP FP8: E4M3 and E5M2.
  *
  *   e4m3:  S EEEE MMM   bias 7,  max 448 (0x7E), no inf, NaN = S.1111.111 only ("fn" variant)

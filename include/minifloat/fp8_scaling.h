@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/fp8_scaling.h - FP8 scaling recipes as Transformer Engine computes them (compiled library).
  *
  * Three recipes decide the FP32 scale s that maps a tensor into FP8 (q = fp8(x * s)), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/lab.h - the overflow lab: what a format does to a tensor (mf_analyze, minifloat/analyze.h)
  * and the activation functions of training as mixed-precision kernels compute them (mf_unary,
  * mf_softmax, minifloat/elementwise.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/loss_scale.h - dynamic loss scaling, exactly as torch.amp.GradScaler (compiled library).
  *
  * A training step with mixed-precision gradients:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/mx.h - block-scaled formats: OCP MX v1.0 (MXFP8, MXFP6, MXFP4, MXINT8) and NVFP4
  * (compiled library).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/philox.h - the random bits of stochastic rounding in bulk: Philox4x32-10.
  *
  * Philox4x32-10 (Salmon et al., SC'11; Random123) is a counter-based generator: a pure function of

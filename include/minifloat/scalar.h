@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/scalar.h - the generic scalar contract: any format, any mode, chosen by argument.
  *
  *   uint32_t mf_from_f32(mf_format fmt, float x,  mf_round r, mf_overflow o, uint32_t rbits);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/types.h - formats, rounding modes, overflow policies, storage types, status codes.
  *
  * Everything a conversion depends on is an argument: there is no global rounding mode, no global

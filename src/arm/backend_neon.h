@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/arm/backend_neon.h - the AArch64 Advanced SIMD backend's configuration, 4 lanes: the kernels of
  * src/simd/kernels.h and the paths of src/simd/backend_paths.h over vec_neon.h, with these hooks. Compiled only for aarch64
  * targets (src/sources.cmake); dispatch.c offers it on every AArch64 CPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/arm/vec_neon.h - the vector vocabulary of the kernels, for AArch64 Advanced SIMD (NEON).
  *
  * 4 lanes of 32 bits; a mask is a vector of all-ones / all-zero lanes. Same names as the x86

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/lab/analyze.c - mf_analyze: what converting a tensor into a format does to it, in one pass.
  *
  * Each element goes the way of the scalar contract: its source code is widened to binary64 bits

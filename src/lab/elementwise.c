@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/lab/elementwise.c - exp, tanh, sigmoid, SiLU, GELU, softmax and log-softmax as mixed-precision
  * training kernels compute them: widen to binary32, evaluate in binary32, round once into the target.
  * Contract: include/minifloat/elementwise.h; formulas, errors and determinism: docs/overflow.md.

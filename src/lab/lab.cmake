@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The overflow lab's sources: analysis (analyze.c) and the elementwise operations (elementwise.c), built
 # as their own library, minifloat_lab (CMakeLists.txt), on top of the core library. The elementwise
 # operations are vectorised with SLEEF where it is installed: src/vmath.h is the only file that includes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/portable/convert_portable.c - the portable backend: ISO C99, integers only.
  *
  * This backend is the law: every other backend must give the same bytes and the same counts. Each element

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/scale/fp8_recipes.c - FP8 scaling recipes (current, delayed, block) as Transformer Engine does them.
  *
  * All arithmetic is on binary32 bit patterns: products and quotients go through mf__f32_mul_bits /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/scale/loss_scale.c - dynamic loss scaling (torch.amp.GradScaler, Megatron's hysteresis).
  *
  * Upstream code matched (docs/scaling.md has the details):

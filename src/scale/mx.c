@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/scale/mx.c - OCP MX v1.0 block scaling: E8M0 scales (FLOOR and RCEIL), element conversion,
  * dequantization, dense FP6 packing. Semantics and layouts: include/minifloat/mx.h, docs/scaling.md.
  *

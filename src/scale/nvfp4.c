@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/scale/nvfp4.c - NVFP4: e2m1 elements, an e4m3 scale per 16 elements, one FP32 tensor scale,
  * computed in Transformer Engine's operation order so the bytes equal TE's.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/simd/backend_kernels.h - what a backend's round kernels need: the hooks' defaults that they
  * call, the f16/bf16 instruction loops, the table kernels' constants and bk_round_loop, the one
  * block loop binary32 -> destination that round.c instantiates once per (backend, destination).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/simd/backend_paths.h - a backend's paths and its convert, compiled once per backend by
  * backend.c after its configuration header (with BK_PATHS defined, so that the path hooks come too).
  * its vocabulary (vec_*.h: the lanes, and the binary32 environment as v_csr_get / v_csr_set and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/simd/kernels.h - the vector kernels, written once over the vocabulary of src/x86/vec_avx2.h,
  * src/x86/vec_avx512.h or src/arm/vec_neon.h (the including backend picks one) and compiled once per backend.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/simd/w16.c - one backend's 16-bit-lane kernels (f16/bf16 -> narrow formats, hw_w16_loop) in a unit
  * of their own, so that they compile beside the rest. sources.cmake compiles it from a file it generates,
  * which includes the backend's configuration and its w16 header and names BK_W16_OK and BK_W16_LOOP. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/avx2_decode.h - the AVX2 backend's decoder for fp8, fp6 and fp4 sources (BK_HW_DECODE), by
  * F16C's vcvtph2ps.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/avx2_lut.h - byte-code tables for the AVX2 backend (bk_lut, bk_lut_sr): 256-entry lookups
  * by vpshufb, which looks up 16 entries and gives 0 where the index byte has its top bit set.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/avx2_w16.h - f16 or bf16 -> fp8, fp6 and fp4 in 16-bit lanes, for the AVX2 backend (backend.h:
  * BK_HW_W16, bk_w16).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/avx512_hooks.h - the hardware hooks shared by the AVX-512 backends (see backend.h). */
 #ifndef MF_X86_AVX512_HOOKS_H
 #define MF_X86_AVX512_HOOKS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/avx512_w16.h - f16 or bf16 -> fp8, fp6, fp4 or e8m0, and bf16 -> f16, in 16-bit lanes
  * (AVX512BW), for the AVX-512 backends (backend.h: BK_HW_W16, bk_w16).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/backend_avx2.h - the AVX2 backend's configuration (AVX2 + F16C + FMA + BMI2, 8 lanes): its
  * vocabulary and hardware hooks; with BK_PATHS (backend.c) also its path hooks. Compiled with
  * -mavx2 -mf16c -mfma -mbmi2 (src/sources.cmake); chosen by dispatch.c only where the CPU has them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/backend_avx512.h - the AVX-512 backend's configuration (F, BW, VL, DQ, CD; 16 lanes): its
  * vocabulary and hardware hooks (avx512_hooks.h). Compiled with -mavx512f -mavx512bw -mavx512vl
  * -mavx512dq -mavx512cd -mavx2 -mf16c -mfma -mbmi2 (src/sources.cmake). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/backend_avx512bf16.h - the avx512bf16 backend's configuration: the AVX-512 backend's hooks plus
  * AVX512_BF16's vcvtneps2bf16 (f32 -> bf16 rn) and, with BK_PATHS, AVX512_VBMI's byte tables. It
  * converts only the pairs those change (BK_OWN_DSTS) and inherits the rest from avx512. Compiled with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/cpuid.c - which x86 backends this CPU and OS can run (compiled without ISA flags). */
 #include "cpuid.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/cpuid.h - x86 feature bits the dispatcher needs. */
 #ifndef MF_X86_CPUID_H
 #define MF_X86_CPUID_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/vec_avx2.h - the vector vocabulary of the kernels, for AVX2 (+F16C, FMA).
  *
  * 8 lanes of 32 bits; a mask is a vector of all-ones / all-zero lanes. Same names as vec_avx512.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/vec_avx512.h - the vector vocabulary of the kernels, for AVX-512 (F, BW, VL, DQ, CD).
  *
  * 16 lanes of 32 bits; masks are k-registers. vec_avx2.h defines the same names for 8 lanes, so one

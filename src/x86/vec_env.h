@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* src/x86/vec_env.h - the binary32 environment for the x86 vocabularies (vec_avx2.h, vec_avx512.h):
  * MXCSR, and the prefetch and store fence that src/simd/backend.h names.
  *

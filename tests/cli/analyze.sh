@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_analyze: `minifloat analyze` on a tiny tensor whose every count is derived by hand.
 #
 # x = 65504, 65520, 2^-26, 2^-20, 1, -2, 0, 0 (float32), into f16 bf16 e4m3 e5m2 e2m1, rn:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_analyze_errors: misuse of `minifloat analyze` exits 2 with a message on stderr and nothing on
 # stdout; unreadable or malformed data exits 1 with a message that says what is wrong; nothing
 # crashes (a signal would give a status above 128).

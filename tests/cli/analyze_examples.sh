@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_analyze_examples: `minifloat analyze` on the tensors shipped in examples/data/ (written by
 # tools/gen_examples.py with numpy and ml_dtypes). Third argument: that directory.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_analyze_ops: `minifloat analyze --op OP`: the tensor OP(x), computed in binary32 by mf_unary /
 # mf_softmax, analysed per format. Every count below is derived by hand from the math; the third argument
 # is examples/data/ (for the check against attn_logits.npy at the end).

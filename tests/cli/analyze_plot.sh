@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_analyze_plot: `minifloat analyze --plot` writes a well-formed SVG picture (and a PNG through
 # rsvg-convert where it is installed) without changing the printed report.
 . "$(dirname "$0")/common.sh"

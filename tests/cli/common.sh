@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/cli/common.sh - helpers sourced by the CLI test scripts (POSIX sh).
 # Every script is run as: sh SCRIPT /path/to/minifloat /scratch/dir [extra]
 MF=${1:?usage: sh script.sh MINIFLOAT WORKDIR}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_convert_binary: raw arrays on stdin/stdout in mf_convert's layout (native byte order).
 . "$(dirname "$0")/common.sh"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_convert_text: `minifloat convert --text` (one number per line) and --hex (codes), on vectors
 # whose expected column is derived by hand (the "why" column).
 . "$(dirname "$0")/common.sh"

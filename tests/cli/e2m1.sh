@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_e2m1: packed FP4, two codes per byte, element 2i in bits 0..3; an odd count leaves the last
 # high nibble 0 in the output.
 . "$(dirname "$0")/common.sh"

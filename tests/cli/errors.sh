@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_errors: misuse exits 2 with a message on stderr and nothing on stdout; data and I/O errors
 # exit 1; nothing crashes (a signal would give a status above 128).
 . "$(dirname "$0")/common.sh"

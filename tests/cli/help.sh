@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_help: --help / help / -h print the usage on stdout (exit 0); --version prints the project
 # version; no arguments prints the usage on stderr with exit status 2.
 . "$(dirname "$0")/common.sh"

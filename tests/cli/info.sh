@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_info: the format table. Every expected value is derived by hand from the format definitions:
 #   max = (2 - 2^-m) * 2^(emax) with the top codes the format reserves, min normal = 2^(1-bias),
 #   min subnormal = 2^(1-bias-m), epsilon = 2^-m.

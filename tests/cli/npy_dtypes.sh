@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_npy_dtypes: `minifloat analyze` reads every element type numpy and ml_dtypes write, each file
 # written here byte by byte. The values 1, -3, 0.5 (e8m0, unsigned powers of two: 1, 0.5, 4) are
 # exact in every type, so each file must give the table the same values give as text.

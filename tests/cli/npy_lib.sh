@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/cli/npy_lib.sh - sourced by the lab's CLI scripts (analyze*.sh, npy_*.sh); not a test itself.
 
 # npy_write FILE DESCR SHAPE DATA [MAJOR [FORTRAN]]: a .npy file as numpy writes it (NEP 1): "\x93NUMPY", the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_plan: `minifloat plan SRC DST`, the mf_convert_plan of one call: its layout, the paths that do
 # not depend on the CPU, how the elements are cut, MF_BACKEND=portable, and misuse.
 . "$(dirname "$0")/common.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_show: `minifloat show X` rounds X into every format. Each expected code is derived by hand
 # from the format's grid around X (comments), never taken from the tool.
 . "$(dirname "$0")/common.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_stochastic: -r sr over more than 64 KiB of input. Element i of the stream always draws
 # mf_sr_bits(seed, i), so any split into chunks gives the one-shot result byte for byte; this fails
 # if the tool does not pass the running element count as opts.sr_offset.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_train_demo: `minifloat train-demo` - a short run prints its tables and writes the CSV and plot it
 # is asked for; the same seed gives the same bytes; misuse exits 2 with a message, I/O errors exit 1.
 . "$(dirname "$0")/common.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // tests/cuda/test_device.cu - the inline scalars on a GPU give the host's bits.
 //
 // Every code of every narrow format is decoded on the device, and 2^24 binary32 inputs (every

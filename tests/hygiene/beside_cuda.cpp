@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // tests/hygiene/beside_cuda.cpp - <minifloat.h> after <cmath> and NVIDIA's own headers, whose global
 // names (half, nv_bfloat16, expf, ...) our inline code must not shadow under -Wshadow -Werror.
 #include <cmath>

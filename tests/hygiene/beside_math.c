@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/hygiene/beside_math.c - <minifloat.h> after <math.h>: no local of ours shadows a libm name. */
 #include <math.h>
 

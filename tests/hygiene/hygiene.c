@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/hygiene/hygiene.c - <minifloat.h> as C (built as C99 and C11). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // tests/hygiene/hygiene.cpp - <minifloat.h> as C++ (built as C++11 and C++17).
 #include <cstdio>
 

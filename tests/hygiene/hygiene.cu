@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // tests/hygiene/hygiene.cu - <minifloat.h> under nvcc: the same checks on the host and in a kernel.
 //   hygiene_cuda --host    host side only (always runs)
 //   hygiene_cuda --device  the kernel; exits 77 (skip) where there is no GPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/hygiene/hygiene_body.h - a few hand-checked conversions through the public header only, compiled
  * as C99, C11, C++11, C++17 and CUDA with warnings as errors. Each expected code is derived in its
  * comment; no library is linked (the inline scalars are header-only). The overflow lab's header

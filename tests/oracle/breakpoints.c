@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/oracle/breakpoints.c - see breakpoints.h. Doubles hold every value, midpoint and binary32
  * input exactly (at most 12 significant bits, exponents within [-150, 129]), so every comparison
  * below is exact. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/oracle/breakpoints.h - a rounding oracle for binary32 inputs, built from decision boundaries.
  *
  * Written from the format table and rounding rules of docs/formats.md and docs/rounding.md, sharing no code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/oracle/mpfr_ref.c - the MPFR oracle (see mpfr_ref.h). Not thread-safe (static scratch). */
 #include "oracle/mpfr_ref.h"
 

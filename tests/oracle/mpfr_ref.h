@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/oracle/mpfr_ref.h - an MPFR oracle for rounding a double into any minifloat format.
  *
  * A format with m mantissa bits is emulated by precision m+1, mpfr_set_emin (the smallest

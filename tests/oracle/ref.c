@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/oracle/ref.c - the textbook reference (see ref.h). Slow on purpose: tables, binary search,
  * comparisons. Nothing here is shared with the library. */
 #include "oracle/ref.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/oracle/ref.h - a slow textbook reference for rounding into every minifloat format.
  *
  * Written only from the semantics in docs/formats.md and docs/rounding.md; shares no code with src/ or

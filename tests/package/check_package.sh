@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install the build tree into a scratch prefix, then build and run a consumer through
 # find_package(minifloat) and through pkg-config; with the overflow lab (LAB=1), its consumer too
 # (minifloat::lab, minifloat::lab_static, minifloat_lab.pc). The static pkg-config links take the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/analyze.c - `minifloat analyze FILE`: read a tensor, optionally apply an elementwise
  * operation to it (--op: mf_unary / mf_softmax into binary32), run mf_analyze for each format, print a
  * side-by-side table and an ASCII histogram, optionally draw the picture (plot.c). */

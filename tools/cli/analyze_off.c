@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/analyze_off.c - `minifloat analyze` in a build without the overflow lab (MF_BUILD_LAB=OFF):
  * compiled instead of analyze.c, it says so and exits with status 2. */
 #include "cli_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/cli_util.c - see cli_util.h. */
 #include "cli_util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/cli_util.h - what the commands share: messages, option and number parsing, format printing. */
 #ifndef CLI_UTIL_H
 #define CLI_UTIL_H

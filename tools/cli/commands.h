@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/commands.h - the commands of minifloat, one file each; main.c dispatches to them. */
 #ifndef CLI_COMMANDS_H
 #define CLI_COMMANDS_H

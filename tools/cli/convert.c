@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/convert.c - `minifloat convert`: stdin to stdout through mf_convert, raw arrays or text. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/info.c - `minifloat info [FORMAT]`: the facts of every format, or of one. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/main.c - the minifloat command-line tool: help, version, and dispatch to the commands. */
 /* Each command has its own file (info.c, show.c, convert.c, analyze.c, plan.c, train_demo_cmd.c); the tool uses
  * only the public API of <minifloat.h>. docs/cli.md describes the commands. */

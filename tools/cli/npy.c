@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/npy.c - see npy.h. Every length read from the file is checked before it is used: the
  * reader must survive any input (fuzz/fuzz_npy.c). */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat */

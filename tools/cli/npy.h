@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/npy.h - a strict reader of NumPy .npy files (format versions 1.0, 2.0 and 3.0).
  *
  *   cli_npy_array a;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/plan.c - `minifloat plan SRC DST`: which code one mf_convert call runs (mf_convert_plan). */
 #include <errno.h>
 #include <limits.h>

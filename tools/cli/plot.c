@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/plot.c - see plot.h. The picture, top to bottom: title, the histogram (log-scaled counts,
  * one bar per binade) with each format's overflow (solid) and underflow (dashed) thresholds drawn
  * across it, one lane per format showing where its underflow, subnormal, normal and overflow

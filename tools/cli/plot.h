@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/plot.h - the picture of `minifloat analyze --plot`: the data's log2-magnitude histogram with
  * each format's range drawn under it (underflow, subnormal band, normal range, overflow) and its
  * thresholds marked across it. Written as SVG with svg.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/show.c - `minifloat show X`: X rounded into every format. */
 #include <math.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/svg.c - see svg.h. */
 #include "svg.h"
 

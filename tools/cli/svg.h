@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/svg.h - a few SVG primitives for the tool's plots (histograms, loss curves). Coordinates are
  * in SVG user units (pixels), y downwards. The functions write to a stdio stream and ignore errors;
  * the caller checks ferror() when it closes the file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli/train_demo_cmd.c - `minifloat train-demo`: options, progress and output files around demo_run. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/train_demo/model.c - the demo's data and network: spirals, rounded forward/backward passes, evaluation. */
 #include "trainer.h"
 

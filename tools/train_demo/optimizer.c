@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/train_demo/optimizer.c - the demo's update: fp16-ls unscale/skip, Adam, fp8 scale update. */
 #include "trainer.h"
 

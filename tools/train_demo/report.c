@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/train_demo/report.c - the demo's results as text tables, CSV and an SVG of the curves. */
 #include "train_demo.h"
 

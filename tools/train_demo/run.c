@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/train_demo/run.c - the demo's configurations, parameters and training loop (demo_run). */
 #include "trainer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/train_demo/train_demo.h - the training demo behind `minifloat train-demo`: its API. */
 /* A small MLP trained in FP32, BF16, FP16 (with and without loss scaling), FP8 with delayed scaling
  * and MXFP8, to show what each format does to training. The model: two spirals (a dataset generated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/train_demo/trainer.h - the trainer that model.c, optimizer.c and run.c share (internal). */
 #ifndef DEMO_TRAINER_H
 #define DEMO_TRAINER_H

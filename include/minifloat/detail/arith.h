@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/detail/arith.h - binary32 arithmetic that does not depend on the FP environment (private).
  *
  * Scaling must give the same bits as PyTorch and Transformer Engine, which compute in binary32 with

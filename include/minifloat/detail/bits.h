@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/detail/bits.h - bit casts and leading-zero count (private).
  *
  * This is the one place where the scalar headers look at the compiler: device code uses the CUDA

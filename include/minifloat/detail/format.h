@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/detail/format.h - each format's facts, written once (private).
  *
  * A code is the format's bit pattern in the low bits of an integer. For the signed formats the top

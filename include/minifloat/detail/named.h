@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/detail/named.h - generator of the typed, named scalar functions (private).
  *
  * For a format tag (say e4m3, storage type mf_e4m3_t) MF__NAMED defines:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minifloat/detail/round.h - the one round-and-pack core (private).
  *
  * Every conversion goes the same way: the source code is unpacked into a sign, an unbiased exponent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Uses only the inline scalars: nothing to link. */
 #include <minifloat.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Uses the overflow lab (minifloat_lab): an elementwise operation and an analysis. */
 #include <minifloat/lab.h>
 #include <stdio.h>

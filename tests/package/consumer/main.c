@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Uses the compiled library: a bulk conversion and a query. */
 #include <minifloat.h>
 #include <stdio.h>
