@@ -65,8 +65,8 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
 {
     size_t i = 0;
     /* f32 -> f16 with hw_f16_acc: blocks of BK_F16_BLK stored plainly, then mended if the block's
-     * two accumulators say NaN (a compare per two vectors: 0.68-0.72x the bare vcvtps2ph loop's rate from
-     * L1 on an Intel Xeon, this 0.78-0.84x; a /tmp loop of 4096 elements, 64-byte aligned) */
+     * two accumulators say NaN (faster than a compare per two vectors, which competes with vcvtps2ph for
+     * a port on Intel: docs/perf/tuning.md) */
     for (; BK_HW_F16_ACC && !bf16 && S == MF_FP32 && i + BK_F16_BLK <= n; i += BK_F16_BLK) {
         vu a0 = v_zero(), a1 = v_zero();
         size_t j;
@@ -131,7 +131,7 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
 
 #ifdef V_HAS_TABLE32
 /* The table kernels' constants, built once for each format that takes them (built at each call they
- * cost a few ns, a tenth of a 64-element call). bk_tabs_state: 0 not built, 1 being built by one
+ * were a measurable part of a short call: docs/perf/tuning.md). bk_tabs_state: 0 not built, 1 being built by one
  * thread, 2 built and published; a thread that finds them being built makes its own copy in *spare. */
 static k_rn_tab bk_tabs[MF_FORMAT_COUNT];
 static int bk_tabs_state;
@@ -373,8 +373,8 @@ MF_V void bk_round_loop(const mf_format D, void *dst, const uint32_t *src, size_
             vu cc = k_philox_counters(idx0 >> (SH + 2), SH);
             vu rb[K_SR_CHAINS];
             int j, r;
-            /* bf16: the next chunk's Philox rounds interleaved with this chunk's elements, 12% faster
-             * (L1); for one-byte codes, with four times the elements, 5% slower, for f16 13% slower */
+            /* bf16: the next chunk's Philox rounds interleaved with this chunk's elements, faster there;
+             * slower for one-byte codes (four times the elements) and for f16 (docs/perf/tuning.md) */
             const int pipe = D == MF_BF16;
             k_philox_chains(rb, &cc, idx0, SH, ks);
             for (; i + chunk <= n; i += chunk) {
@@ -388,7 +388,7 @@ MF_V void bk_round_loop(const mf_format D, void *dst, const uint32_t *src, size_
         for (j = (r) * K_SR_CHAINS / 10; j < ((r) + 1) * K_SR_CHAINS / 10; j++)                           \
             bk_sr_words(D, R, O, C, dst, src, i + (size_t)(j * P) * MF_VL, rb[j], tp, ct);               \
     } while (0)
-#pragma GCC unroll 10 /* 4-10% faster than the loop */
+#pragma GCC unroll 10 /* faster than the loop (docs/perf/tuning.md) */
                     for (r = 0; r < 10; r++)
                         BK_SR_ROUND(r);
 #undef BK_SR_ROUND

@@ -122,16 +122,15 @@ static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, si
 #define BK_HW_NOCSR 0 /* 1: the hooks' f16 and bf16 instructions raise no exceptions (see bk_direct) */
 #endif
 
-/* streamed f64 sources: each vector asks for the doubles 8 KiB ahead, instead of a block's burst of
- * requests two blocks ahead (f64 -> e2m1 rn sat 4.15 -> 4.64, f64 -> e3m2 ro 4.04 -> 4.53, f64 -> f16 ro
- * 3.84 -> 4.31, f64 -> f32 3.60 -> 3.81 G/s, medians of 5 alternating runs; 4 KiB: no better, 16 KiB: the
- * same or a little slower) */
+/* streamed f64 sources: each vector asks for the doubles 8 KiB ahead, which ran faster than a block's
+ * burst of requests two blocks ahead, and than 4 or 16 KiB ahead (docs/perf/tuning.md) */
 enum { BK_F64_AHEAD = 8192 };
-enum { BK_BLOCK = 1024 }; /* elements a block: 4 KiB of binary32, L1-resident (streamed decodes ran about 10% faster than with 512) */
+enum { BK_BLOCK = 1024 }; /* elements a block: 4 KiB of binary32, L1-resident (streamed decodes ran slower with
+                           * 512: docs/perf/tuning.md) */
 
 #ifdef V_HAS_TABLE32
 /* k_rn_tab_ok for a format known only at run time, folded per format at compile time (computing it
- * from the format's facts cost a few ns a call) */
+ * from the format's facts at each call was a measurable part of a short call: docs/perf/tuning.md) */
 static int bk_tab_ok(mf_format d)
 {
     switch (d) {
@@ -341,7 +340,7 @@ static void bk_portable(mf_format d, void *dst, mf_format s, const void *src, si
 
 /* ---- calls that need no binary32 environment -----------------------------------------------------
  * With exception-free instructions (BK_HW_NOCSR), these conversions give the same bits whatever
- * MXCSR holds, so they skip reading it (stmxcsr costs about 5 ns, a third of a 64-element call):
+ * MXCSR holds, so they skip reading it (stmxcsr is slow, a large part of a short call: docs/perf/tuning.md):
  * f32 -> f16 rn and rz take the rounding from the instruction, which ignores FTZ, and DAZ only turns
  * binary32 subnormal inputs into zeros of the same sign, which rn and rz give them anyway (ru and rd
  * would not); vcvtneps2bf16 never consults MXCSR and the lanes it gets wrong are mended with integer
@@ -502,8 +501,8 @@ __attribute__((noinline)) static void bk_blocked(mf_format d, void *dst, mf_form
     }
     stream = bk_streams(d, n);
     if (stream && o->round != MF_ROUND_STOCHASTIC) {
-        /* a source that is not 64-byte aligned splits every vector load in two, which cost 12% on
-         * DRAM-bound f32 -> e4m3 here: the first elements go to the portable backend instead */
+        /* a source that is not 64-byte aligned splits every vector load in two, which slows DRAM-bound
+         * calls (docs/perf/tuning.md): the first elements go to the portable backend instead */
         const size_t sb = (size_t)((mf__fmt_get(s).bits + 7) / 8), mis = (size_t)(-(uintptr_t)src & 63u);
         head = s != MF_FP4_E2M1 && mis % sb == 0 ? mis / sb : 0;
         if ((head & 1) && d == MF_FP4_E2M1) /* e2m1 output must start on a whole byte */
@@ -513,24 +512,22 @@ __attribute__((noinline)) static void bk_blocked(mf_format d, void *dst, mf_form
     }
     end = head + (n - head) / MF_VL * MF_VL;
     /* streamed binary64 results from a 64-byte aligned start are written from registers (a block
-     * through the L1 buffer and its copy cost about 10% on DRAM) */
+     * through the L1 buffer and its copy was slower on DRAM: docs/perf/tuning.md) */
     nt64 = stream && d == MF_FP64 && ((uintptr_t)dst + 8 * head) % 64 == 0;
-    /* at most 4 KiB of source a block: with 8 KiB of f64, streamed calls ran 20-40% slower; streamed
-     * f64 runs best with 2 KiB (2-10% faster than 4 KiB, 12-20% faster than 1 KiB: medians of 5 A/B
-     * runs of f64 -> e4m3, f16, f32, bf16), L1-resident calls with 4 KiB (2-3% faster than 2); sr takes
-     * whole blocks, as bk_round_loop interleaves its Philox chains only over K_SR_CHAINS * 64 elements
-     * (f64 -> e4m3 sr 3.21 -> 3.72 G/s on DRAM, 4.0 -> 5.9 from L1) */
+    /* at most 4 KiB of source a block, 2 KiB for streamed f64: the sizes that ran fastest; sr takes whole
+     * blocks, as bk_round_loop interleaves its Philox chains only over K_SR_CHAINS * 64 elements
+     * (docs/perf/tuning.md) */
     bsize = s != MF_FP64 || o->round == MF_ROUND_STOCHASTIC ? BK_BLOCK : stream ? BK_BLOCK / 4 : BK_BLOCK / 2;
     bk_portable(d, dst, s, src, 0, head, o, &ct, count);
 
     /* no FTZ, no DAZ, round to nearest (or the kernel's mode: csr_k), exceptions masked: written only if
-     * the caller's differs (ldmxcsr costs as much as a few hundred conversions) */
-    csr = v_csr_get(); /* read once: stmxcsr is slow to read back (about 5 ns a call here) */
+     * the caller's differs (ldmxcsr is slow: docs/perf/tuning.md) */
+    csr = v_csr_get(); /* read once: stmxcsr is slow to read back (docs/perf/tuning.md) */
     csr_k = V_CSR_BASE | bk_kernel_csr(d, r2, count);
     csr_set = (csr & V_CSR_OWN) != csr_k;
     /* from f64, vcvtpd2ps rounds by MXCSR (below): where nothing else in a block does (into f32, or
      * where the backends' kernels name their rounding in the instruction), the call writes it once
-     * (writing it twice a block cost about 20% on DRAM: f64 -> e4m3 rn 3.43 -> 4.08 G/s) */
+     * (writing it twice a block was markedly slower on DRAM: docs/perf/tuning.md) */
     csr_f64 = (csr & ~V_CSR_OWN) | V_CSR_BASE | (d == MF_FP32 ? rc[o->round] : V_CSR_RZ);
 #ifdef V_HAS_RC_IN_INSN
     csr_once = s == MF_FP64;
@@ -617,7 +614,7 @@ __attribute__((noinline)) static void bk_blocked(mf_format d, void *dst, mf_form
             for (i = 0; i < m; i += MF_VL) {
                 const vu u = v_load_u32(b32 + i);
                 /* saturation: the scalar pass only over a vector that holds an infinity (a pass over
-                 * every block cost 5-10% on DRAM) */
+                 * every block was slower on DRAM: docs/perf/tuning.md) */
                 if (o->overflow == MF_OVERFLOW_SATURATE &&
                     m_any(v_eq(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)))) {
                     double v[MF_VL];
@@ -657,11 +654,11 @@ __attribute__((noinline)) static void bk_blocked(mf_format d, void *dst, mf_form
  * by its own blocked path (so the table holds exactly what the element-wise path gives), and looks the
  * array up in that table, 64 elements a step; the elements before the output's first 64-byte boundary
  * (when streaming) and after the last whole step go to the portable backend. Building the table costs about
- * what converting a few hundred elements does, hence the minimum length. Returns 0 for every other call. */
-enum { BK_LUT_MIN = 1024 }; /* e5m2 -> e4m3, n = 1024: 51 ns with the table, 78 without; n = 512 without: 48 */
+ * what converting a short array does, hence the minimum length. Returns 0 for every other call. */
+enum { BK_LUT_MIN = 1024 }; /* from here on the table was measured to pay for itself (docs/perf/tuning.md) */
 
 /* the call's work, in a function of its own so that the calls bk_lut turns away do not pay for
- * setting up its 768 bytes of tables (zeroing them cost the backends' 4096-element calls 8%) */
+ * setting up its 768 bytes of tables (zeroing them slowed the other paths' calls: docs/perf/tuning.md) */
 __attribute__((noinline)) static void bk_lut_run(mf_format d, void *dst, mf_format s, const void *src, size_t n,
                                                    const mf_opts *o)
 {
@@ -719,7 +716,7 @@ static int bk_lut_ok(mf_format d, mf_format s, size_t n, const mf_opts *o)
  * With w = mf_sr_width(d) random bits r an element, sr gives a source code x one of two results: lo[x]
  * while r < T[x], hi[x] from T[x] on (T = 2^w - floor(f * 2^w), f the fraction rounding discards; 2^w
  * where it discards nothing). The backend finds lo, hi and T with its own kernels, evaluated on every code
- * at chosen r (T by bisection: w + 2 evaluations a code, about 1 us for one-byte results), so the
+ * at chosen r (T by bisection: w + 2 evaluations a code; its cost: docs/perf/tuning.md), so the
  * tables hold what its element-wise path gives. Where no code's T is below 2^w (every value of s is
  * one of d: e2m1 -> e4m3, any of them -> bf16), the result is lo[x] whatever the random bits, a plain
  * lookup (bk_lut's loops); else, for one-byte and e2m1 results where hi is always the code after lo
@@ -968,13 +965,13 @@ static void bk_run(int path, mf_format d, void *dst, mf_format s, const void *sr
 
 /* ---- ragged ends through a bounce buffer --------------------------------------------------------
  * The paths above give the elements after their last whole step (MF_VL elements; 64 with the byte
- * tables) to the portable backend, at about 6 ns an element: f32 -> f16 with n = 4095 cost 60% more than
- * with n = 4096. Without statistics and below the streaming size, a call with BK_BOUNCE_MIN or more
+ * tables) to the portable backend, which costs far more an element than a vector path
+ * (docs/perf/tuning.md). Without statistics and below the streaming size, a call with BK_BOUNCE_MIN or more
  * such elements converts them instead by the same paths in a zero-padded buffer of whole steps (an sr
  * element at the position its stream index has in its Philox block, so that the paths start on a
  * block and leave nothing to the portable backend) and copies out only their own
  * bytes (an odd e2m1 end keeps the high nibble of its last byte); that costs about what a short call
- * does, 15-30 ns. f16 -> f32 also takes a head up to the output's 64-byte boundary that way
+ * does. f16 -> f32 also takes a head up to the output's 64-byte boundary that way
  * (bk_head; other pairs ran as fast or slower, the extra call costing more than the split
  * accesses). Each result depends on its own code and, in sr, its stream index alone, so the bytes
  * are the portable backend's. A buffer is filled before the body and converted after it: a vector load of
@@ -1018,9 +1015,8 @@ static void bk_end_out(const bk_end *e, mf_format d, void *dst)
 }
 
 /* the head: for f16 -> f32 from BK_HEAD_MIN elements, the elements before the output's 64-byte
- * boundary (4096 elements, both arrays 16 bytes past a boundary: 194 -> 149 ns). Not for f32 -> f16:
- * with the source 16 bytes past a boundary, its head made 4096-element calls 15-50% slower here, and
- * a 64-element call cost 24 ns unsplit, 83 split. */
+ * boundary, which made misaligned calls faster. Not for f32 -> f16, whose head made them slower
+ * (docs/perf/tuning.md). */
 enum { BK_HEAD_MIN = 1024 };
 static size_t bk_head(mf_format d, const void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {

@@ -603,7 +603,7 @@ typedef struct k_philox_keys {
 } k_philox_keys;
 
 /* Built in registers: lanes written one by one through memory and read back as a vector stall the
- * load (store forwarding fails), which cost about 60 ns a call. */
+ * load (store forwarding fails), a large cost for a short call (docs/perf/tuning.md). */
 static inline void k_philox_keys_init(k_philox_keys *ks, uint64_t seed)
 {
     const uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
@@ -663,9 +663,9 @@ MF_V vu k_philox(vu c, const k_philox_keys *ks)
  * a Philox block's first word), the chains' rounds interleaved: a round waits on its multiplication,
  * so one chain alone leaves the multiplier idle much of the time. *ctr holds the counters of idx's
  * first vector (k_philox_counters) and is left holding those of the next chunk; they are stepped in
- * registers (building them through memory every chunk cost a quarter of the time) except where a
+ * registers (building them through memory every chunk was much slower: docs/perf/tuning.md) except where a
  * lane's low counter word wraps. */
-#define K_SR_CHAINS (MF_VL == 16 ? 16 : 4) /* AVX-512, 32-bit slices: 16 gave bf16 5.4 G/s, 8 gave 4.5 */
+#define K_SR_CHAINS (MF_VL == 16 ? 16 : 4) /* AVX-512: 16, as 8 left the ports idle (docs/perf/tuning.md) */
 MF_V void k_philox_chains_start(vu *rb, vu *ctr, uint64_t idx, const int sh)
 {
     int j;

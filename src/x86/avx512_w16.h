@@ -5,7 +5,7 @@
  * Every mode, both policies, no statistics (sr: into the formats that take 8 random bits, not f16). The
  * source is not widened: 32 codes a vector, integer operations only, so no MXCSR either. Widening to
  * binary32 first (bk_tab_loop) halves the elements an instruction serves, and these calls were
- * compute-bound on DRAM (0.53-0.89x memcpy).
+ * compute-bound on DRAM, below memcpy's rate (docs/perf/tuning.md).
  *
  * The rounding is mf__round_pack's for a 16-bit source (S: man m, bias b) and a target D (man M, bias B),
  * with K = b - B >= 0 and a = |x| as bits:
@@ -188,10 +188,8 @@ MF_V __m512i hw_w16_code(const __m512i x, const mf_format S, const mf_format D, 
     return hw_w16_code_r(x, S, D, R, O, _mm512_setzero_si512());
 }
 
-/* Streamed calls into one-byte and e2m1 codes ask for the source 8 KiB ahead (the hardware prefetcher alone
- * left the loop waiting: f16 -> e2m1 rn 13.9 -> 14.9, f16 -> e4m3 ro 14.3 -> 15.5, f16 -> e8m0 rn 13.7 -> 17.0
- * G/s, medians of 9 alternating runs; 4 KiB was no better than none, 16 KiB mixed; bf16 -> f16, with twice
- * the output, gained nothing) */
+/* Streamed calls into one-byte and e2m1 codes ask for the source 8 KiB ahead: the hardware prefetcher alone
+ * left the loop waiting (bf16 -> f16, with twice the output, gained nothing: docs/perf/tuning.md) */
 enum { HW_W16_AHEAD = 8192 };
 
 /* sr: 64 codes of S at src -> 64 codes of D in bytes, element e taking byte e of the stream words w

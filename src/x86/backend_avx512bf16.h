@@ -82,8 +82,8 @@ MF_V __m512i hw_lut256(__m512i idx, const __m512i *t)
 /* 64 table indices: 64 source bytes, or (s4) 32 bytes of packed e2m1 codes, element 2i in bits 0..3.
  * A byte source sh bytes past a 64-byte boundary is read, but for the first and last of its nblk blocks,
  * as two aligned lines joined by vpermt2b (shidx = sh, sh + 1, ...): each unaligned 64-byte load splits
- * across two lines, which cost e4m3 -> e2m1 30% on DRAM (the output's alignment comes first, for the
- * streaming stores); the aligned loads never leave the source's own bytes. */
+ * across two lines, which slowed DRAM-bound calls (docs/perf/tuning.md); the output's alignment comes first,
+ * for the streaming stores; the aligned loads never leave the source's own bytes. */
 MF_V __m512i hw_lut_idx(const uint8_t *src, size_t blk, const int s4, size_t nblk, size_t sh, __m512i shidx)
 {
     __m512i w;
@@ -208,7 +208,7 @@ static void hw_lut16_loop(uint16_t *dst, const uint8_t *src, size_t nblk, const 
  * sources: one vpermb each); HW_SR_SYM, thr does not depend on the sign bit (fp8: one vpermi2b); else
  * four operations each. Philox takes most of the time: 30 operations a block against 4-8 for the rest.
  * HW_SR_G blocks a step, their Philox rounds interleaved: a round waits on its multiplication. */
-enum { HW_SR_G = 16 }; /* e4m3 -> e5m2 sr on DRAM: 4 13.4, 8 16.6, 16 19.5, 32 17.9 G/s; prefetching: no faster */
+enum { HW_SR_G = 16 }; /* the fastest of 4, 8, 16 and 32 on DRAM; prefetching did not help (docs/perf/tuning.md) */
 enum { HW_SR_ANY, HW_SR_SYM, HW_SR_PER64 };
 
 MF_V void hw_lut_sr_one(uint8_t *dst, const uint8_t *src, size_t b, size_t nblk, size_t sh, __m512i shidx,
