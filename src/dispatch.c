@@ -14,12 +14,18 @@
 #include "x86/cpuid.h"
 #endif
 
-/* Best first. */
+/* Best first: those the build compiled (MF_HAVE_BACKEND_*, from src/sources.cmake's table). */
 static const mf__backend *const backends[] = {
-#if MF_X86_BACKENDS
-    &mf__backend_avx512bf16, &mf__backend_avx512, &mf__backend_avx2,
+#if MF_HAVE_BACKEND_avx512bf16
+    &mf__backend_avx512bf16,
 #endif
-#if MF_ARM_BACKENDS
+#if MF_HAVE_BACKEND_avx512
+    &mf__backend_avx512,
+#endif
+#if MF_HAVE_BACKEND_avx2
+    &mf__backend_avx2,
+#endif
+#if MF_HAVE_BACKEND_neon
     &mf__backend_neon,
 #endif
     &mf__backend_portable,
@@ -30,14 +36,21 @@ int mf__backend_supported(const mf__backend *backend)
 {
 #if MF_X86_BACKENDS
     unsigned f = mf__x86_features();
+#if MF_HAVE_BACKEND_avx512bf16
     if (backend == &mf__backend_avx512bf16)
         return (f & MF__X86_AVX512BF16) != 0;
+#endif
+#if MF_HAVE_BACKEND_avx512
     if (backend == &mf__backend_avx512)
         return (f & MF__X86_AVX512) != 0;
+#endif
+#if MF_HAVE_BACKEND_avx2
     if (backend == &mf__backend_avx2)
         return (f & MF__X86_AVX2) != 0;
 #endif
-#if MF_ARM_BACKENDS
+    (void)f;
+#endif
+#if MF_HAVE_BACKEND_neon
     if (backend == &mf__backend_neon) /* Advanced SIMD is part of every AArch64 CPU that Linux runs on */
         return 1;
 #endif

@@ -3,5 +3,6 @@
 mf_add_test(test_api SOURCES test_api.c LABELS unit TIMEOUT 300)
 mf_add_test(test_two_step SOURCES test_two_step.c LABELS unit TIMEOUT 300)
 mf_add_test(test_backends SOURCES test_backends.c LABELS unit TIMEOUT 600 LIBS mf_oracle)
+target_compile_definitions(test_backends PRIVATE ${MF_BACKEND_DEFINITIONS}) # the backends the build has
 mf_add_test(test_arith SOURCES test_arith.c LABELS unit TIMEOUT 300)
 mf_add_test(test_threads SOURCES test_threads.c LABELS unit TIMEOUT 120 LIBS Threads::Threads)

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* src/simd/plan.h - the plan (every choice of a call), the convert that carries it out, and the backend's table
+ * entry (included by backend_paths.h, once per backend). */
+
+/* ---- the plan: every choice a call makes, made here ---------------------------------------------
+ * With statistics, the blocked path (or the portable backend, where it does not vectorise); else a
+ * head (bk_head) and a tail (the elements after the body's last whole step) that go through the
+ * bounce buffers, each by the path bk_path gives for a buffer, and the body by the path it gives for
+ * the body. The convert below only carries the plan out. */
+const mf__backend BK_CAT(mf__backend_, BK_SYM);
+
+static void BK_CAT(bk_plan_, BK_SYM)(mf__plan *p, mf_format d, const void *dst, mf_format s, const void *src,
+                                            size_t n, const mf_opts *o, int count)
+{
+    mf_opts bo;
+    p->backend = &BK_CAT(mf__backend_, BK_SYM);
+    p->head = p->tail = 0;
+    p->body = n;
+    p->ends_path = MF__PATH_NONE;
+    p->stream = bk_streams(d, n);
+    if (count) {
+        p->path = bk_vectorizable(d, s, o, 1) ? MF__PATH_BLOCKED : MF__PATH_PORTABLE;
+        return;
+    }
+    if (!((n < BK_HEAD_MIN && n % MF_VL < BK_BOUNCE_MIN) || !bk_vectorizable(d, s, o, 0) || p->stream)) {
+        const size_t step =
+            bk_lut_pair(d, s) && n >= (o->round == MF_ROUND_STOCHASTIC ? BK_LUT_SR_MIN : BK_LUT_MIN)
+                ? 64 /* the paths' whole steps */
+                : MF_VL;
+        p->head = bk_head(d, dst, s, src, n, o);
+        p->body = n - p->head;
+        if (p->body % step >= BK_BOUNCE_MIN)
+            p->body -= p->body % step;
+        p->tail = n - p->head - p->body;
+    }
+    if (p->head || p->tail) { /* a buffer holds BK_GRAIN or 2 * BK_GRAIN elements from a Philox block start */
+        bo = bk_opts_at(o, p->head + p->body);
+        bo.sr_offset &= ~(uint64_t)15;
+        p->ends_path = bk_path(d, s, BK_GRAIN, &bo);
+    }
+    if (p->head) {
+        bo = bk_opts_at(o, p->head);
+        p->path = bk_path(d, s, p->body, &bo);
+    } else {
+        p->path = bk_path(d, s, p->body, o);
+    }
+}
+
+static void BK_CAT(bk_convert_, BK_SYM)(mf_format d, void *dst, mf_format s, const void *src, size_t n,
+                                               const mf_opts *o, mf_stats *st)
+{
+    mf__plan p;
+    BK_CAT(bk_plan_, BK_SYM)(&p, d, dst, s, src, n, o, st != NULL);
+    if (st)
+        bk_blocked(d, dst, s, src, n, o, st); /* the portable backend within it, where it must */
+    else if (p.head || p.tail)
+        bk_split(&p, d, dst, s, src, n, o);
+    else
+        bk_run(p.path, d, dst, s, src, n, o);
+}
+
+/* The pairs this backend converts itself (bit d of own[s]); the others go to its parent. A backend's
+ * configuration that changes only some pairs defines BK_OWN_DSTS(s) and BK_PARENT. */
+#ifndef BK_OWN_DSTS
+#define BK_OWN_DSTS(s) 0xFFFFu
+#define BK_PARENT mf__backend_portable
+#endif
+extern const mf__backend BK_PARENT;
+
+const mf__backend BK_CAT(mf__backend_, BK_SYM) = {
+    BK_STR(BK_SYM),
+    &BK_PARENT,
+    {[MF_FP32] = BK_OWN_DSTS(MF_FP32), [MF_FP64] = BK_OWN_DSTS(MF_FP64), [MF_FP16] = BK_OWN_DSTS(MF_FP16),
+     [MF_BF16] = BK_OWN_DSTS(MF_BF16), [MF_FP8_E4M3] = BK_OWN_DSTS(MF_FP8_E4M3),
+     [MF_FP8_E5M2] = BK_OWN_DSTS(MF_FP8_E5M2), [MF_FP6_E2M3] = BK_OWN_DSTS(MF_FP6_E2M3),
+     [MF_FP6_E3M2] = BK_OWN_DSTS(MF_FP6_E3M2), [MF_FP4_E2M1] = BK_OWN_DSTS(MF_FP4_E2M1),
+     [MF_E8M0] = BK_OWN_DSTS(MF_E8M0)},
+    BK_CAT(bk_convert_, BK_SYM),
+    BK_CAT(bk_plan_, BK_SYM)};
