@@ -142,8 +142,11 @@ static uint8_t src_buf[NMAX * 8 + GUARD], want[NMAX * 8 + GUARD], got[NMAX * 8 +
 static void check_one(const mf__backend *backend, mf_format d, mf_format s, size_t n, size_t sfix, size_t dfix,
                       const mf_opts *o)
 {
+    static unsigned long calls;
     mf_stats sw = {0, 0, 0, 0, 0}, sg = {0, 0, 0, 0, 0}, *pw = o->stats ? &sw : NULL, *pg = o->stats ? &sg : NULL;
     size_t bytes = mf_storage_bytes(d, n) + dfix + GUARD;
+    if (!mf_test_take(&calls)) /* MF_TEST_SAMPLE (tests/mf_test.h) */
+        return;
     memset(want, 0xC3, sizeof want);
     memset(got, 0xC3, sizeof got);
     mf__backend_portable.convert(d, want + dfix, s, src_buf + sfix, n, o, pw);
@@ -287,9 +290,10 @@ START_TEST(test_backends_plan_api)
     ck_assert_str_eq(pl.backend, active->name);
     ck_assert_uint_eq(pl.head + pl.body + pl.tail, 4095);
     ck_assert_int_eq(pl.threads, 1);
-    if (strcmp(active->name, "portable") != 0) {
-        ck_assert_uint_eq(pl.tail, 4095 % 64 % (strcmp(active->name, "avx2") == 0 ? 8 : strcmp(active->name, "neon") == 0 ? 4 : 16));
-        ck_assert_ptr_nonnull(pl.ends_path);
+    if (strcmp(active->name, "portable") != 0) { /* a tail of 6 or more is bounced */
+        const size_t vl = strcmp(active->name, "avx2") == 0 ? 8 : strcmp(active->name, "neon") == 0 ? 4 : 16;
+        ck_assert_uint_eq(pl.tail, 4095 % vl >= 6 ? 4095 % vl : 0);
+        ck_assert((pl.ends_path != NULL) == (pl.tail != 0));
     }
     ck_assert_int_eq(mf_convert_plan(MF_FP8_E4M3, NULL, MF_FP32, NULL, 0, &o, &pl), MF_OK);
     ck_assert_str_eq(pl.path, "none");
