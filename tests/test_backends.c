@@ -211,22 +211,26 @@ END_TEST
 typedef struct {
     mf_format d, s;
     mf_round r;
+    mf_overflow ov;
     size_t n;
     int stats;
     const char *path[5]; /* avx2, avx512, avx512bf16, neon, portable */
 } plan_case;
 
+#define IEEE MF_OVERFLOW_IEEE
+#define SAT MF_OVERFLOW_SATURATE
 static const plan_case plan_cases[] = {
-    {MF_FP8_E4M3, MF_FP32, MF_ROUND_NEAREST_EVEN, 4096, 1, {"blocked", "blocked", "blocked", "blocked", "portable"}},
-    {MF_FP8_E4M3, MF_FP32, MF_ROUND_UP, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
-    {MF_FP8_E4M3, MF_FP32, MF_ROUND_NEAREST_EVEN, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
-    {MF_FP16, MF_FP32, MF_ROUND_TOWARD_ZERO, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
-    {MF_FP8_E4M3, MF_FP16, MF_ROUND_NEAREST_EVEN, 4096, 0, {"w16", "w16", "w16", "blocked", "portable"}},
-    {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_NEAREST_EVEN, 4096, 0, {"lut", "blocked", "lut", "blocked", "portable"}},
-    {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_STOCHASTIC, 8192, 0, {"lut_sr", "blocked", "lut_sr", "blocked", "portable"}},
-    {MF_FP16, MF_E8M0, MF_ROUND_STOCHASTIC, 8192, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
-    {MF_FP8_E4M3, MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, 4096, 0, {"portable", "portable", "portable", "portable", "portable"}},
-    {MF_FP8_E4M3, MF_FP64, MF_ROUND_NEAREST_EVEN, 2048, 1, {"portable", "portable", "portable", "portable", "portable"}},
+    {MF_FP8_E4M3, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 1, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP32, MF_ROUND_UP, SAT, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP16, MF_FP32, MF_ROUND_TOWARD_ZERO, IEEE, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_BF16, MF_FP32, MF_ROUND_NEAREST_EVEN, IEEE, 4096, 0, {"blocked", "blocked", "direct", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP16, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"w16", "w16", "w16", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"lut", "blocked", "lut", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_STOCHASTIC, SAT, 8192, 0, {"lut_sr", "blocked", "lut_sr", "blocked", "portable"}},
+    {MF_FP16, MF_E8M0, MF_ROUND_STOCHASTIC, SAT, 8192, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_FP8_E4M3, MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"portable", "portable", "portable", "portable", "portable"}},
+    {MF_FP8_E4M3, MF_FP64, MF_ROUND_NEAREST_EVEN, SAT, 2048, 1, {"portable", "portable", "portable", "portable", "portable"}},
 };
 
 static const char *const plan_paths[MF__PATH_COUNT] = {"none", "portable", "blocked", "direct",
@@ -254,13 +258,14 @@ START_TEST(test_backends_plans)
             continue;
         for (k = 0; k < sizeof plan_cases / sizeof plan_cases[0]; k++) {
             const plan_case *c = &plan_cases[k];
-            mf_opts o = {c->r, MF_OVERFLOW_SATURATE, 99, 0, NULL, 0};
+            mf_opts o = {c->r, c->ov, 99, 0, NULL, 0};
             mf_stats st;
             mf__plan p;
             o.stats = c->stats ? &st : NULL;
             mf__backend_for(backend, c->d, c->s)->plan(&p, c->d, NULL, c->s, NULL, c->n, &o, c->stats);
-            ck_assert_msg(strcmp(plan_paths[p.path], c->path[col]) == 0, "%s: %s -> %s %s n=%zu%s: path %s, want %s",
-                          backend->name, mf_format_name(c->s), mf_format_name(c->d), mf_round_name(c->r), c->n,
+            ck_assert_msg(strcmp(plan_paths[p.path], c->path[col]) == 0, "%s: %s -> %s %s %s n=%zu%s: path %s, want %s",
+                          backend->name, mf_format_name(c->s), mf_format_name(c->d), mf_round_name(c->r),
+                          mf_overflow_name(c->ov), c->n,
                           c->stats ? " stats" : "", plan_paths[p.path], c->path[col]);
             ck_assert(p.head + p.body + p.tail == c->n);
             ck_assert(mf_storage_bytes(c->s, c->n) <= NMAX * 8 && mf_storage_bytes(c->d, c->n) <= NMAX * 8);

@@ -567,9 +567,10 @@ static Suite *exhaustive_suite(int bulk_only)
 }
 
 /* The shard a backend's sweep takes: MF_EXHAUSTIVE_SHARD=all sweeps every input, a number k sweeps shard
- * k % 16; unset, the best backend this CPU runs sweeps every input and the others the shard of the day
- * (days since 1970 % 16), so that sixteen days of runs cover every input of every backend. */
-static int choose_shard(const mf__backend *backend)
+ * k % 16; unset, the backend whose code converts f32 -> d for the best backend this CPU runs (itself, or
+ * the one it inherits the pair from) sweeps every input and the others the shard of the day (days since
+ * 1970 % 16), so that sixteen days of runs cover every input of every backend. */
+static int choose_shard(const mf__backend *backend, mf_format d)
 {
     const char *e = getenv("MF_EXHAUSTIVE_SHARD");
     const mf__backend *best = NULL;
@@ -581,7 +582,7 @@ static int choose_shard(const mf__backend *backend)
     for (i = 0; mf__backend_at(i) && !best; i++)
         if (mf__backend_supported(mf__backend_at(i)))
             best = mf__backend_at(i);
-    if (backend == best)
+    if (best && backend == mf__backend_for(best, d, MF_FP32))
         return -1;
     return (int)((unsigned long)(time(NULL) / 86400) % NSHARD);
 }
@@ -615,7 +616,7 @@ int main(int argc, char **argv)
             printf("%s inherits f32 -> %s from %s, whose sweep covers it: skipped\n", argv[2], argv[1], owner->name);
             return 77;
         }
-        g_shard = choose_shard(backend);
+        g_shard = choose_shard(backend, g_fmt->fmt);
         if (g_shard >= 0)
             printf("%s: shard %d of %u (chunks of %u inputs c with c %% %u == %d; MF_EXHAUSTIVE_SHARD=all for "
                    "every input)\n",
