@@ -31,7 +31,9 @@
  *                                (with BK_HW_LUT; bk_lut_sr)
  *   BK_HW_W16, hw_w16_ok(d, s, o), hw_w16_loop(d, dst, s, src, n, o, stream)
  *                                f16 or bf16 -> narrow formats by integer operations on 16-bit lanes, the
- *                                conversions hw_w16_ok takes (optional; bk_w16): AVX-512, fp8/fp6/fp4/e8m0
+ *                                conversions hw_w16_ok takes (optional; bk_w16), from the w16 header's
+ *                                hw_w16_ok, hw_w16_has(S, D, R) and hw_w16_one(S, D, R, O, ...) by
+ *                                src/simd/w16.c, in a unit of their own: AVX-512, fp8/fp6/fp4/e8m0
  *                                in every mode and bf16 -> f16 in every mode but sr; AVX2, fp8/fp6/fp4 in
  *                                every mode but sr
  *

@@ -160,39 +160,15 @@ static int hw_w16_ok(mf_format d, mf_format s, const mf_opts *o)
            (d == MF_FP8_E4M3 || d == MF_FP8_E5M2 || d == MF_FP6_E2M3 || d == MF_FP6_E3M2 || d == MF_FP4_E2M1);
 }
 
-/* hw_w16_loop_t with its arguments folded, one loop per conversion (hw_w16_ok must hold) */
-static void hw_w16_loop(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o, int stream)
+/* whether there is a loop for S -> D in mode R (src/simd/w16.c folds the arguments; hw_w16_ok keeps the rest away) */
+#define hw_w16_has(S, D, R) ((R) != MF_ROUND_STOCHASTIC && (D) != MF_E8M0 && (D) != MF_FP16)
+
+/* one conversion (no sr here) */
+MF_V void hw_w16_one(const mf_format S, const mf_format D, const mf_round R, const mf_overflow O, void *dst,
+                     const uint16_t *src, size_t n, const mf_opts *o, const int stream)
 {
-#define HW_W16_M(S, D, R, O)                                                                                           \
-    case R: hw_w16_loop_t(S, D, R, O, dst, (const uint16_t *)src, n, stream); return;
-#define HW_W16_R(S, D, O)                                                                                              \
-    switch (o->round) {                                                                                                \
-        HW_W16_M(S, D, MF_ROUND_NEAREST_EVEN, O)                                                                       \
-        HW_W16_M(S, D, MF_ROUND_NEAREST_AWAY, O)                                                                       \
-        HW_W16_M(S, D, MF_ROUND_TOWARD_ZERO, O)                                                                        \
-        HW_W16_M(S, D, MF_ROUND_UP, O)                                                                                 \
-        HW_W16_M(S, D, MF_ROUND_DOWN, O)                                                                               \
-        HW_W16_M(S, D, MF_ROUND_ODD, O)                                                                                \
-    default: return;                                                                                                   \
-    }
-#define HW_W16_C(S, D)                                                                                                 \
-    if (s == S && d == D) {                                                                                            \
-        if (!k_sat_like(D, o->overflow)) {                                                                             \
-            HW_W16_R(S, D, MF_OVERFLOW_IEEE)                                                                           \
-        } else {                                                                                                       \
-            HW_W16_R(S, D, MF_OVERFLOW_SATURATE)                                                                       \
-        }                                                                                                              \
-    }
-#define HW_W16_D(D) HW_W16_C(MF_FP16, D) HW_W16_C(MF_BF16, D)
-    HW_W16_D(MF_FP8_E4M3)
-    HW_W16_D(MF_FP8_E5M2)
-    HW_W16_D(MF_FP6_E2M3)
-    HW_W16_D(MF_FP6_E3M2)
-    HW_W16_D(MF_FP4_E2M1)
-#undef HW_W16_D
-#undef HW_W16_C
-#undef HW_W16_R
-#undef HW_W16_M
+    (void)o;
+    hw_w16_loop_t(S, D, R, O, dst, src, n, stream);
 }
 
 #endif /* MF_X86_AVX2_W16_H */
