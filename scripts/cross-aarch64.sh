@@ -27,13 +27,16 @@ if [ -n "$missing" ]; then
     exit 77
 fi
 
-cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
+gen=""
+if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then gen="-G Ninja"; fi
+# shellcheck disable=SC2086
+cmake $gen -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
     -DMF_WERROR=ON -DMF_CUDA=OFF -DMF_BUILD_TOOLS=OFF >/dev/null
 cmake --build "$dir" -j "$jobs"
 # The unit tier less the scaling and lab tests (portable C over the scalar core, which the oracle tests
 # below check on aarch64; natively they run in every tier): the NEON backend against the portable one
-# (test_backends, which fails unless the dispatcher offers NEON), and every oracle test; test_backends
-# and test_f64's random inputs on a quarter of their cases, another each day (MF_TEST_SAMPLE, whole
+# (test_backends, which fails unless the dispatcher offers NEON), and every oracle test; test_backends,
+# test_boundary and test_f64 on a quarter of their cases, another each day (MF_TEST_SAMPLE, whole
 # with MF_TEST_SAMPLE=1 in the environment).
 MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ctest --test-dir "$dir" -j "$jobs" -L unit \
     -E '^test_(analyze|elementwise|loss_scale|fp8_recipes|mx|nvfp4)$' --output-on-failure

@@ -171,6 +171,42 @@ static void check_one(const mf__backend *backend, mf_format d, mf_format s, size
                   (unsigned long long)sg.nan, (unsigned long long)sw.inexact, (unsigned long long)sg.inexact);
 }
 
+/* A call too large for check_one's buffers (the streaming paths): the portable backend's output once (with
+ * stats: with its statistics), then every SIMD backend's against it, with the rest of the area's bytes
+ * untouched; one call in MF_TEST_SAMPLE (tests/mf_test.h). */
+static void check_big(mf_format d, mf_format s, const void *in, size_t n, uint8_t *a, uint8_t *b, size_t out_at,
+                      size_t area, const mf_opts *o, int stats)
+{
+    static unsigned long calls;
+    const mf__backend *backend;
+    mf_stats sa, sg;
+    mf_opts oa = *o;
+    size_t ri;
+    if (!mf_test_take(&calls))
+        return;
+    memset(a, 0x5C, area);
+    oa.stats = stats ? &sa : NULL;
+    mf__backend_portable.convert(d, a + out_at, s, in, n, &oa, oa.stats);
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        mf_opts ob = *o;
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
+            continue;
+        ob.stats = NULL;
+        memset(b, 0x5C, area);
+        bk_convert(backend, d, b + out_at, s, in, n, &ob, NULL);
+        MF_EXPECT(memcmp(a, b, area) == 0, "%s: %s -> %s %s %s, n %zu, output at %zu, sr_offset %llu: output differs",
+                  backend->name, mf_format_name(s), mf_format_name(d), mf_round_name(o->round),
+                  mf_overflow_name(o->overflow), n, out_at, (unsigned long long)o->sr_offset);
+        if (!stats)
+            continue;
+        ob.stats = &sg;
+        memset(b, 0x5C, area);
+        bk_convert(backend, d, b + out_at, s, in, n, &ob, &sg);
+        MF_EXPECT(memcmp(a, b, area) == 0 && memcmp(&sa, &sg, sizeof sa) == 0, "%s: %s -> %s, n %zu, with stats differs",
+                  backend->name, mf_format_name(s), mf_format_name(d), n);
+    }
+}
+
 static int backends_tested;
 
 /* Every pair, mode, policy, with and without stats, on NMAX elements. */
@@ -652,45 +688,44 @@ START_TEST(test_backends_sr_sweep)
                  {MF_FP8_E4M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},   {MF_FP8_E5M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},
                  {MF_E8M0, MF_ROUND_ODD, MF_OVERFLOW_IEEE},              {MF_E8M0, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},
                  {MF_E8M0, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}};
+    static unsigned long calls;
     size_t ri, k;
     uint32_t c, j;
     const mf__backend *backend;
-    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
-        if (!mf__backend_supported(backend))
-            continue;
-        for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
-            for (c = 0; c < 64; c++) {
-                mf_opts o = {cases[k].r, cases[k].o, 0x9E3779B97F4A7C15u + c, (uint64_t)c << 20, NULL, 0};
-                size_t nb = mf_storage_bytes(cases[k].d, CH);
-                for (j = 0; j < CH; j++)
-                    in[j] = (c * CH + j) * 1024u + ((j * 7u + c) & 1023u);
-                bk_convert(backend, cases[k].d, b, MF_FP32, in, CH, &o, NULL);
-                for (j = c & 63u; j < CH; j += 64) {
-                    float x;
-                    uint32_t ref;
-                    memcpy(&x, &in[j], 4);
-                    ref = ref_round(refs[cases[k].d], (double)x, ref_modes[cases[k].r],
-                                     cases[k].o == MF_OVERFLOW_SATURATE, mf_sr_rbits(o.seed, o.sr_offset + j, mf_sr_width(cases[k].d)), NULL);
-                    if (code_at(cases[k].d, b, j) != ref) {
-                        MF_EXPECT(0, "%s f32 -> %s %s %s: input %#x gives %#x, the reference %#x", backend->name,
-                                  mf_format_name(cases[k].d), mf_round_name(cases[k].r), mf_overflow_name(cases[k].o),
-                                  in[j], code_at(cases[k].d, b, j), ref);
-                        break;
-                    }
-                }
-                if (backend == &mf__backend_portable)
+    /* each chunk: the portable backend's output against the reference on one input in 64, then every SIMD
+     * backend's against the portable one's; one chunk in MF_TEST_SAMPLE */
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (c = 0; c < 64; c++) {
+            const mf_opts o = {cases[k].r, cases[k].o, 0x9E3779B97F4A7C15u + c, (uint64_t)c << 20, NULL, 0};
+            const size_t nb = mf_storage_bytes(cases[k].d, CH);
+            if (!mf_test_take(&calls))
+                continue;
+            for (j = 0; j < CH; j++)
+                in[j] = (c * CH + j) * 1024u + ((j * 7u + c) & 1023u);
+            mf__backend_portable.convert(cases[k].d, a, MF_FP32, in, CH, &o, NULL);
+            for (j = c & 63u; j < CH; j += 64) {
+                float x;
+                uint32_t ref;
+                memcpy(&x, &in[j], 4);
+                ref = ref_round(refs[cases[k].d], (double)x, ref_modes[cases[k].r], cases[k].o == MF_OVERFLOW_SATURATE,
+                                mf_sr_rbits(o.seed, o.sr_offset + j, mf_sr_width(cases[k].d)), NULL);
+                MF_EXPECT(code_at(cases[k].d, a, j) == ref, "portable f32 -> %s %s %s: input %#x gives %#x, the reference %#x",
+                          mf_format_name(cases[k].d), mf_round_name(cases[k].r), mf_overflow_name(cases[k].o), in[j],
+                          code_at(cases[k].d, a, j), ref);
+            }
+            for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+                if (backend == &mf__backend_portable || !mf__backend_supported(backend))
                     continue;
-                mf__backend_portable.convert(cases[k].d, a, MF_FP32, in, CH, &o, NULL);
+                bk_convert(backend, cases[k].d, b, MF_FP32, in, CH, &o, NULL);
                 if (memcmp(a, b, nb) != 0) {
                     size_t i = 0;
                     while (a[i] == b[i])
                         i++;
                     MF_EXPECT(0, "%s f32 -> %s %s %s: byte %zu is %#x, not %#x", backend->name, mf_format_name(cases[k].d),
                               mf_round_name(cases[k].r), mf_overflow_name(cases[k].o), i, b[i], a[i]);
-                    break;
                 }
             }
-    }
+        }
 }
 END_TEST
 
@@ -786,8 +821,7 @@ START_TEST(test_backends_streaming)
                {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 2, MF_ROUND_NEAREST_EVEN},
                {MF_FP8_E5M2, MF_FP6_E2M3, ((size_t)17 << 20) + 9, MF_ROUND_NEAREST_EVEN},
                {MF_BF16, MF_FP16, ((size_t)9 << 20) + 7, MF_ROUND_ODD}};
-    size_t k, ri, i;
-    const mf__backend *backend;
+    size_t k, i;
     for (k = 0; k < sizeof big / sizeof big[0]; k++) {
         size_t sb = mf_storage_bytes(big[k].s, big[k].n), db = mf_storage_bytes(big[k].d, big[k].n) + 64;
         uint8_t *in0 = malloc(sb + 64), *a = NULL, *b = NULL;
@@ -801,26 +835,10 @@ START_TEST(test_backends_streaming)
         /* the source at 0, 1 and 2 elements past a 64-byte boundary: the backends align their loads */
         for (sh = 0; sh < 3; sh++) {
             uint8_t *in = (uint8_t *)((uintptr_t)(in0 + 63) & ~(uintptr_t)63) + sh * eb;
+            const mf_opts o = {big[k].r, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0};
             for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
                 memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
-            for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
-                mf_stats sa, sg;
-                mf_opts o = {big[k].r, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0};
-                if (backend == &mf__backend_portable || !mf__backend_supported(backend))
-                    continue;
-                memset(a, 0x5C, db);
-                memset(b, 0x5C, db);
-                mf__backend_portable.convert(big[k].d, a + out_at + sh, big[k].s, in, big[k].n, &o, NULL);
-                bk_convert(backend, big[k].d, b + out_at + sh, big[k].s, in, big[k].n, &o, NULL);
-                MF_EXPECT(memcmp(a, b, db) == 0, "%s: %s -> %s, n %zu, source %zu elements past 64: output differs",
-                          backend->name, mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n, sh);
-                o.stats = &sa;
-                mf__backend_portable.convert(big[k].d, a + out_at + sh, big[k].s, in, big[k].n, &o, &sa);
-                o.stats = &sg;
-                bk_convert(backend, big[k].d, b + out_at + sh, big[k].s, in, big[k].n, &o, &sg);
-                MF_EXPECT(memcmp(a, b, db) == 0 && memcmp(&sa, &sg, sizeof sa) == 0, "%s: %s -> %s with stats differs",
-                          backend->name, mf_format_name(big[k].s), mf_format_name(big[k].d));
-            }
+            check_big(big[k].d, big[k].s, in, big[k].n, a, b, out_at + sh, db, &o, 1);
         }
         free(in0);
         free(a);
@@ -843,8 +861,7 @@ START_TEST(test_backends_sr_streaming)
                {MF_FP16, MF_FP8_E4M3, ((size_t)17 << 20) + 5, 3, 5},          /* not */
                {MF_BF16, MF_FP4_E2M1, ((size_t)33 << 20) + 3, 3, 6},          /* 10 portable, 112 plain */
                {MF_BF16, MF_E8M0, ((size_t)17 << 20) + 7, 17, ((uint64_t)1 << 36) - ((uint64_t)1 << 19) + 1}};
-    size_t k, ri, i;
-    const mf__backend *backend;
+    size_t k, i;
     for (k = 0; k < sizeof big / sizeof big[0]; k++) {
         const size_t sb = mf_storage_bytes(big[k].s, big[k].n), db = mf_storage_bytes(big[k].d, big[k].n) + 64;
         uint8_t *in = malloc(sb), *a = NULL, *b = NULL;
@@ -854,17 +871,9 @@ START_TEST(test_backends_sr_streaming)
         fill(big[k].s, src_buf, NMAX);
         for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
             memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
-        for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
-            mf_opts o = {MF_ROUND_STOCHASTIC, (mf_overflow)(k & 1), 99 + k, big[k].off, NULL, 0};
-            if (backend == &mf__backend_portable || !mf__backend_supported(backend))
-                continue;
-            memset(a, 0x5C, db);
-            memset(b, 0x5C, db);
-            mf__backend_portable.convert(big[k].d, a + big[k].out_at, big[k].s, in, big[k].n, &o, NULL);
-            bk_convert(backend, big[k].d, b + big[k].out_at, big[k].s, in, big[k].n, &o, NULL);
-            MF_EXPECT(memcmp(a, b, db) == 0, "%s: sr %s -> %s, n %zu, output at %zu, sr_offset %llu: output differs",
-                      backend->name, mf_format_name(big[k].s), mf_format_name(big[k].d), big[k].n, big[k].out_at,
-                      (unsigned long long)big[k].off);
+        {
+            const mf_opts o = {MF_ROUND_STOCHASTIC, (mf_overflow)(k & 1), 99 + k, big[k].off, NULL, 0};
+            check_big(big[k].d, big[k].s, in, big[k].n, a, b, big[k].out_at, db, &o, 0);
         }
         free(in);
         free(a);
@@ -960,18 +969,12 @@ START_TEST(test_backends_byte_tables)
                                 break;
                         }
             }
-        for (j = 0; j < sizeof streamed / sizeof streamed[0]; j++) {
-            mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 7, 0, NULL, 0};
-            const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
-            memset(ba, 0x5C, ob);
-            memset(bb, 0x5C, ob);
-            mf__backend_portable.convert(streamed[j].d, ba + streamed[j].doff, streamed[j].s, bin + streamed[j].soff,
-                                      streamed[j].n, &opt, NULL);
-            bk_convert(backend, streamed[j].d, bb + streamed[j].doff, streamed[j].s, bin + streamed[j].soff, streamed[j].n,
-                          &opt, NULL);
-            MF_EXPECT(memcmp(ba, bb, ob) == 0, "%s: streamed %s -> %s differs", backend->name,
-                      mf_format_name(streamed[j].s), mf_format_name(streamed[j].d));
-        }
+    }
+    for (j = 0; j < sizeof streamed / sizeof streamed[0]; j++) {
+        const mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 7, 0, NULL, 0};
+        const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
+        check_big(streamed[j].d, streamed[j].s, bin + streamed[j].soff, streamed[j].n, ba, bb, streamed[j].doff, ob,
+                  &opt, 0);
     }
     free(bin);
     free(ba);
@@ -1141,22 +1144,17 @@ START_TEST(test_backends_byte_tables_sr)
                             break;
                     }
             }
-        for (j = 0; j < sizeof streamed / sizeof streamed[0]; j++) {
-            uint8_t *out_a = ba + streamed[j].doff, *out_b = bb + streamed[j].doff;
-            const int d4 = streamed[j].d == MF_FP4_E2M1;
-            /* elements to out_b's next 64-byte boundary; sr_offset + that a multiple of 16 (or not) */
-            const size_t lb = (size_t)(-(uintptr_t)out_b & 63u);
-            const size_t to_line = d4 ? 2 * lb : lb / mf_storage_bytes(streamed[j].d, 1);
-            const uint64_t off = 4096 + ((uint64_t)(16 - to_line % 16) & 15u) + (streamed[j].line ? 0 : 2);
-            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 11, off, NULL, 0};
-            const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
-            memset(ba, 0x5C, ob);
-            memset(bb, 0x5C, ob);
-            mf__backend_portable.convert(streamed[j].d, out_a, streamed[j].s, bin + streamed[j].soff, streamed[j].n, &opt, NULL);
-            bk_convert(backend, streamed[j].d, out_b, streamed[j].s, bin + streamed[j].soff, streamed[j].n, &opt, NULL);
-            MF_EXPECT(memcmp(ba, bb, ob) == 0, "%s: streamed %s -> %s sr, sr_offset %llu, differs", backend->name,
-                      mf_format_name(streamed[j].s), mf_format_name(streamed[j].d), (unsigned long long)off);
-        }
+    }
+    for (j = 0; j < sizeof streamed / sizeof streamed[0]; j++) {
+        const int d4 = streamed[j].d == MF_FP4_E2M1;
+        /* elements to the backends' output's next 64-byte boundary; sr_offset + that a multiple of 16 (or not) */
+        const size_t lb = (size_t)(-(uintptr_t)(bb + streamed[j].doff) & 63u);
+        const size_t to_line = d4 ? 2 * lb : lb / mf_storage_bytes(streamed[j].d, 1);
+        const uint64_t off = 4096 + ((uint64_t)(16 - to_line % 16) & 15u) + (streamed[j].line ? 0 : 2);
+        const mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 11, off, NULL, 0};
+        const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
+        check_big(streamed[j].d, streamed[j].s, bin + streamed[j].soff, streamed[j].n, ba, bb, streamed[j].doff, ob,
+                  &opt, 0);
     }
     free(bin);
     free(ba);
