@@ -6,7 +6,7 @@
  *   [2] rounding mode (% 10: 0..6 valid, 7..9 invalid)   [3] overflow policy (% 6: 0..3 valid, 4..5 invalid)
  *   [4] flags: 1 opts = NULL, 2 stats = NULL, 0x84 src = NULL, 0x88 dst = NULL,
  *       0x30 layout (0, 1 separate buffers; 2 overlapping, dst = src + delta; 3 the same pointer),
- *       0x40 huge n (an element count whose storage overflows size_t)
+ *       0x40 huge n (an element count whose storage would span more than 2^57 bytes)
  *   [5..6] n (little endian, % 301)   [7] bits 0..2 source misalignment, 3..5 destination
  *       misalignment, bit 6 source from values (else raw bytes), bit 7 overlap at the edges
  *   [8] delta: the signed offset dst - src; with [7] bit 7, bit 1 picks dst before src (else after),
@@ -27,7 +27,10 @@
 
 #define ARENA 8192
 
-/* Bytes of n elements; 0 with *ovf set when that overflows size_t. */
+/* The most bytes mf_convert takes an array to span (docs/api.md: MF_E_SIZE) */
+#define FZ_MAX_SPAN (SIZE_MAX > 0xFFFFFFFFu ? (size_t)1 << (SIZE_MAX > 0xFFFFFFFFu ? 57 : 0) : (size_t)PTRDIFF_MAX)
+
+/* Bytes of n elements; 0 with *ovf set when they would span more than FZ_MAX_SPAN. */
 static size_t storage(mf_format f, size_t n, int *ovf)
 {
     size_t w;
@@ -37,10 +40,15 @@ static size_t storage(mf_format f, size_t n, int *ovf)
     case MF_FP32: w = 4; break;
     case MF_FP16:
     case MF_BF16: w = 2; break;
-    case MF_FP4_E2M1: return n / 2 + (n & 1);
+    case MF_FP4_E2M1:
+        if (n / 2 >= FZ_MAX_SPAN) {
+            *ovf = 1;
+            return 0;
+        }
+        return n / 2 + (n & 1);
     default: w = 1; break;
     }
-    if (n > SIZE_MAX / w) {
+    if (n > FZ_MAX_SPAN / w) {
         *ovf = 1;
         return 0;
     }
@@ -187,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     layout = (flags >> 4) & 3;
     huge = (flags & 0x40) != 0;
 
-    if (huge) { /* only where some valid format's storage overflows: otherwise nothing stops it */
+    if (huge) { /* only where some valid format's storage is too large: otherwise nothing stops it */
         int a = 0, b = 0;
         n = (n & 1) ? SIZE_MAX - (size_t)(n >> 1) : SIZE_MAX / 2 + 1 + (size_t)(n >> 1);
         if (fmt_valid(sf))

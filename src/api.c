@@ -8,13 +8,10 @@ static int format_ok(mf_format f) { return (unsigned)f < MF_FORMAT_COUNT; }
 
 size_t mf_storage_bytes(mf_format fmt, size_t n)
 {
-    size_t w;
-    if (!format_ok(fmt))
+    size_t bytes;
+    if (!format_ok(fmt) || !mf__span_fmt_ok(fmt, NULL, n, &bytes))
         return 0;
-    w = (size_t)(mf__fmt_get(fmt).bits + 7) / 8;
-    if (fmt != MF_FP4_E2M1 && (w == 0 || n > SIZE_MAX / w))
-        return 0;
-    return mf__storage_bytes(fmt, n);
+    return bytes;
 }
 
 int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, const mf_opts *opts)
@@ -34,10 +31,7 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
     }
     if (!dst || !src)
         return MF_E_NULL;
-    dbytes = mf_storage_bytes(dst_fmt, n);
-    sbytes = mf_storage_bytes(src_fmt, n);
-    if (dbytes == 0 || sbytes == 0 || (uintptr_t)dst > UINTPTR_MAX - dbytes ||
-        (uintptr_t)src > UINTPTR_MAX - sbytes)
+    if (!mf__span_fmt_ok(dst_fmt, dst, n, &dbytes) || !mf__span_fmt_ok(src_fmt, src, n, &sbytes))
         return MF_E_SIZE;
     if (dst_fmt != src_fmt && mf__ranges_overlap(dst, dbytes, src, sbytes))
         return MF_E_OVERLAP;
@@ -57,7 +51,7 @@ int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const
     const mf_opts *o = opts ? opts : &defaults;
     const mf__backend *backend;
     mf__plan p;
-    size_t piece;
+    size_t piece, bytes;
     int rc = mf__check_convert_args(dst_fmt, src_fmt, o);
     if (rc != MF_OK)
         return rc;
@@ -67,7 +61,7 @@ int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const
     plan->path = paths[MF__PATH_NONE];
     if (n == 0)
         return MF_OK;
-    if (mf_storage_bytes(dst_fmt, n) == 0 || mf_storage_bytes(src_fmt, n) == 0)
+    if (!mf__span_fmt_ok(dst_fmt, dst, n, &bytes) || !mf__span_fmt_ok(src_fmt, src, n, &bytes))
         return MF_E_SIZE;
     backend = mf__backend_for(mf__backend_active(), dst_fmt, src_fmt);
     piece = o->threads > 1 ? mf__parallel_piece(dst_fmt, src_fmt, n, o->threads) : n;

@@ -76,6 +76,41 @@ static inline size_t mf__storage_bytes(mf_format fmt, size_t n)
     return fmt == MF_FP4_E2M1 ? n / 2 + (n & 1) : n * (size_t)((mf__fmt_get(fmt).bits + 7) / 8);
 }
 
+/* The most bytes one array may span: 2^57 (128 PiB) on 64-bit targets, more than any 64-bit CPU's user
+ * address space, so that a negative count cast to size_t (or SIZE_MAX / 2) is refused for every element
+ * size rather than read as a huge array; PTRDIFF_MAX (the largest C object) elsewhere. */
+#if SIZE_MAX > 0xFFFFFFFFu
+#define MF__MAX_SPAN ((size_t)1 << 57)
+#else
+#define MF__MAX_SPAN ((size_t)PTRDIFF_MAX)
+#endif
+
+/* The one size check of every entry point that takes a count: n elements of w bytes each (w = 0: e2m1,
+ * two a byte) at p. Sets *bytes and returns 1, or returns 0 (MF_E_SIZE) where they would span more than
+ * MF__MAX_SPAN or wrap around the address space (p may be NULL where only the size matters). */
+static inline int mf__span_ok(const void *p, size_t n, size_t w, size_t *bytes)
+{
+    if (w ? n > MF__MAX_SPAN / w : n / 2 >= MF__MAX_SPAN)
+        return 0;
+    *bytes = w ? n * w : n / 2 + (n & 1);
+    return (uintptr_t)p <= UINTPTR_MAX - *bytes;
+}
+
+/* mf__span_ok for n elements of a valid format */
+static inline int mf__span_fmt_ok(mf_format fmt, const void *p, size_t n, size_t *bytes)
+{
+    return mf__span_ok(p, n, fmt == MF_FP4_E2M1 ? 0 : (size_t)((mf__fmt_get(fmt).bits + 7) / 8), bytes);
+}
+
+/* rows * cols in *n, or 0 where the product overflows size_t */
+static inline int mf__count2_ok(size_t rows, size_t cols, size_t *n)
+{
+    if (cols != 0 && rows > SIZE_MAX / cols)
+        return 0;
+    *n = rows * cols;
+    return 1;
+}
+
 /* Do the byte ranges [a, a + na) and [b, b + nb) share a byte? (Empty ranges share none.) */
 static inline int mf__ranges_overlap(const void *a, size_t na, const void *b, size_t nb)
 {

@@ -764,6 +764,18 @@ START_TEST(test_arguments)
     memset(&o, 0, sizeof o);
     BAD(MF_E_NULL, MF_FP16, x, 3, &o, NULL);
     BAD(MF_E_NULL, MF_FP16, NULL, 3, &o, &rep);
+    /* counts a caller's bug makes huge, for each source format */
+    {
+        static const mf_format srcs[] = {MF_FP32, MF_FP64, MF_FP16, MF_BF16};
+        static const size_t huge[] = {SIZE_MAX, (size_t)(int)-100, SIZE_MAX / 2, SIZE_MAX / 8 + 1};
+        size_t si, hi;
+        for (si = 0; si < 4; si++)
+            for (hi = 0; hi < 4; hi++) {
+                o.src_format = srcs[si];
+                BAD(MF_E_SIZE, MF_FP16, x, huge[hi], &o, &rep);
+            }
+        o.src_format = MF_FP32;
+    }
     BAD(MF_E_FORMAT, MF_FP64, x, 3, &o, &rep);
     BAD(MF_E_FORMAT, (mf_format)MF_FORMAT_COUNT, x, 3, &o, &rep);
     BAD(MF_E_FORMAT, (mf_format)-1, x, 3, &o, &rep);

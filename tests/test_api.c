@@ -63,6 +63,43 @@ static uint32_t elem(mf_format f, const void *p, size_t i)
 }
 
 /* ---- every code of every narrow format: decode, re-encode in every mode and policy -------------- */
+/* Counts that a caller's bug makes huge (a negative int cast to size_t, SIZE_MAX, SIZE_MAX / 2, past 2^57
+ * bytes): MF_E_SIZE for every pair, same-format copies included, with nothing read or written, in
+ * mf_convert and mf_convert_plan; mf_storage_bytes says 0. */
+START_TEST(test_api_huge_counts)
+{
+    static const size_t counts[] = {(size_t)(int)-100, (size_t)(int)-1, SIZE_MAX, SIZE_MAX / 2, SIZE_MAX / 2 + 1,
+                                    SIZE_MAX / 8 + 1, SIZE_MAX / 16};
+    uint8_t buf[64 + 16];
+    int d, s;
+    size_t k, i;
+    for (k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        for (d = 0; d < MF_FORMAT_COUNT; d++) {
+            ck_assert_uint_eq(mf_storage_bytes((mf_format)d, counts[k]), 0);
+            for (s = 0; s < MF_FORMAT_COUNT; s++) {
+                mf_plan pl;
+                memset(buf, 0x5A, sizeof buf);
+                ck_assert_int_eq(mf_convert((mf_format)d, buf, (mf_format)s, buf + 8, counts[k], NULL), MF_E_SIZE);
+                ck_assert_int_eq(mf_convert((mf_format)d, buf + 8, (mf_format)s, buf, counts[k], NULL), MF_E_SIZE);
+                ck_assert_int_eq(mf_convert_plan((mf_format)d, buf, (mf_format)s, buf + 8, counts[k], NULL, &pl),
+                                 MF_E_SIZE);
+                for (i = 0; i < sizeof buf; i++)
+                    ck_assert_uint_eq(buf[i], 0x5A);
+            }
+        }
+    /* the largest span is 2^57 bytes on 64-bit targets: one element more is refused, that many is not */
+    if (SIZE_MAX > 0xFFFFFFFFu) {
+        const size_t span = (size_t)1 << (SIZE_MAX > 0xFFFFFFFFu ? 57 : 0);
+        ck_assert_uint_eq(mf_storage_bytes(MF_FP8_E4M3, span), span);
+        ck_assert_uint_eq(mf_storage_bytes(MF_FP8_E4M3, span + 1), 0);
+        ck_assert_uint_eq(mf_storage_bytes(MF_FP32, span / 4), span);
+        ck_assert_uint_eq(mf_storage_bytes(MF_FP32, span / 4 + 1), 0);
+        ck_assert_uint_eq(mf_storage_bytes(MF_FP4_E2M1, 2 * span - 1), span);
+        ck_assert_uint_eq(mf_storage_bytes(MF_FP4_E2M1, 2 * span), 0);
+    }
+}
+END_TEST
+
 START_TEST(test_every_code_round_trips)
 {
     size_t k;
@@ -643,6 +680,7 @@ int main(void)
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("api");
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_api_huge_counts);
     tcase_add_test(tc, test_every_code_round_trips);
     tcase_add_test(tc, test_bulk_equals_scalar_f32);
     tcase_add_test(tc, test_bulk_any_pair);

@@ -497,6 +497,8 @@ START_TEST(test_bad_args)
     EXPECT_RC(mf_unary(MF_UNARY_EXP, MF_FP32, dst, MF_FP32, NULL, 8, &o), MF_E_NULL);
     EXPECT_RC(mf_unary(MF_UNARY_EXP, MF_FP32, dst, MF_FP32, src, SIZE_MAX / 2, &o), MF_E_SIZE);
     EXPECT_RC(mf_unary(MF_UNARY_EXP, MF_FP64, dst, MF_FP16, src, SIZE_MAX / 4, &o), MF_E_SIZE);
+    EXPECT_RC(mf_unary(MF_UNARY_EXP, MF_FP4_E2M1, dst, MF_FP4_E2M1, src, (size_t)(int)-100, &o), MF_E_SIZE);
+    EXPECT_RC(mf_unary(MF_UNARY_EXP, MF_FP8_E4M3, dst, MF_FP8_E4M3, src, SIZE_MAX / 2, &o), MF_E_SIZE);
     EXPECT_RC(mf_softmax(0, MF_FP32, dst, MF_FP32, src, SIZE_MAX / 2, 4, &o), MF_E_SIZE);
     EXPECT_RC(mf_softmax(0, MF_FP32, dst, MF_FP32, src, 4, SIZE_MAX / 2, &o), MF_E_SIZE);
     EXPECT_RC(mf_softmax(0, MF_FP32, dst, MF_FP32, src, SIZE_MAX / 3, SIZE_MAX / 3, &o), MF_E_SIZE);
@@ -524,7 +526,7 @@ START_TEST(test_bad_args)
     EXPECT_RC(mf_softmax(0, MF_FP16, (uint8_t *)src + 2, MF_FP16, src, 2, 2, &o), MF_E_OVERLAP);
     EXPECT_RC(mf_unary(MF_UNARY_TANH, MF_FP4_E2M1, bytes, MF_FP8_E4M3, bytes, 8, &o), MF_E_OVERLAP);
     EXPECT_RC(mf_softmax(1, MF_FP8_E4M3, bytes + 1, MF_FP8_E4M3, bytes, 2, 4, &o), MF_E_OVERLAP);
-    ck_assert_int_eq(checks, 28);
+    ck_assert_int_eq(checks, 30);
     for (i = 0; i < 8; i++) {
         ck_assert(dst[i] == -7.0f);
         ck_assert(src[i] == (float)(i + 1));

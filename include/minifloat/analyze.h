@@ -102,7 +102,8 @@ typedef struct mf_analyze_report {
  * opts may be NULL (f32 data, rn, IEEE, scale 1). fmt may be any format but MF_FP64.
  * Returns MF_OK, or (checked in this order) MF_E_FORMAT (fmt or src_format not accepted), MF_E_ROUND,
  * MF_E_POLICY, MF_E_ARG (scale negative, inf or NaN; -0 means 1 like 0), MF_E_NULL (report NULL, or
- * data NULL with n > 0); nothing is written on error. n = 0 fills a report of zeros but for format,
+ * data NULL with n > 0), MF_E_SIZE (n elements would span more than 2^57 bytes or past the end of the
+ * address space, as in mf_convert); nothing is written on error. n = 0 fills a report of zeros but for format,
  * scale and the format's landmarks. One pass over the data, on the calling thread. */
 MF_API int mf_analyze(mf_format fmt, const void *data, size_t n, const mf_analyze_opts *opts,
                       mf_analyze_report *report);

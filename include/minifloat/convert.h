@@ -27,7 +27,8 @@ MF_BEGIN_DECLS
  * Returns MF_OK, or a negative MF_E_* code and writes nothing (stats included):
  *   MF_E_FORMAT / MF_E_ROUND / MF_E_POLICY  an enum value out of range;
  *   MF_E_NULL     dst or src is NULL while n > 0;
- *   MF_E_SIZE     n elements of either format do not fit in SIZE_MAX bytes;
+ *   MF_E_SIZE     n elements of either format would span more than 2^57 bytes (on 32-bit targets
+ *                 PTRDIFF_MAX), or past the end of the address space: a negative count cast to size_t;
  *   MF_E_OVERLAP  the byte ranges of src and dst overlap and the formats differ (equal formats copy
  *                 with memmove semantics);
  *   MF_E_ARG      opts->threads is negative.
@@ -39,7 +40,7 @@ MF_API int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const voi
 MF_API const char *mf_strerror(int code);
 
 /* Bytes occupied by n elements of fmt in the array layout above ((n + 1) / 2 for e2m1), or 0 for an
- * unknown format or a count whose size overflows size_t. */
+ * unknown format or a count whose array would span more than 2^57 bytes (MF_E_SIZE in mf_convert). */
 MF_API size_t mf_storage_bytes(mf_format fmt, size_t n);
 
 /* Everything a user may want to know about a format; all values exact. */

@@ -453,6 +453,7 @@ int mf_analyze(mf_format fmt, const void *data, size_t n, const mf_analyze_opts 
     ctx cx;
     acc a;
     mf_analyze_report r;
+    size_t bytes;
     int sg;
 
     if ((unsigned)fmt >= MF_FORMAT_COUNT || fmt == MF_FP64)
@@ -467,6 +468,8 @@ int mf_analyze(mf_format fmt, const void *data, size_t n, const mf_analyze_opts 
         return MF_E_ARG;
     if (!report || (!data && n > 0))
         return MF_E_NULL;
+    if (n > 0 && !mf__span_fmt_ok(src, data, n, &bytes))
+        return MF_E_SIZE;
 
     memset(&cx, 0, sizeof cx);
     cx.f = mf__fmt_get(fmt);

@@ -91,9 +91,7 @@ static int check_arrays(mf_format d, const void *dst, mf_format s, const void *s
     size_t db, sb;
     if (!dst || !src)
         return MF_E_NULL;
-    db = mf_storage_bytes(d, n);
-    sb = mf_storage_bytes(s, n);
-    if (db == 0 || sb == 0 || (uintptr_t)dst > UINTPTR_MAX - db || (uintptr_t)src > UINTPTR_MAX - sb)
+    if (!mf__span_fmt_ok(d, dst, n, &db) || !mf__span_fmt_ok(s, src, n, &sb))
         return MF_E_SIZE;
     /* in place: element i is read before element i is written, and never read again */
     if (mf__ranges_overlap(dst, db, src, sb) && !(dst == src && elem_bits(d) == elem_bits(s)))
@@ -281,9 +279,8 @@ int mf_softmax(int log, mf_format dst_fmt, void *dst, mf_format src_fmt, const v
         return rc;
     if (log != 0 && log != 1)
         return MF_E_ARG;
-    if (cols != 0 && rows > SIZE_MAX / cols)
+    if (!mf__count2_ok(rows, cols, &n))
         return MF_E_SIZE;
-    n = rows * cols;
     memset(&acc, 0, sizeof acc);
     if (n > 0 && (rc = check_arrays(dst_fmt, dst, src_fmt, src, n)) != MF_OK)
         return rc;
