@@ -1171,6 +1171,8 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(mf_amax(MF_FP8_E4M3, x, 4, &f), MF_E_FORMAT);
     ck_assert_int_eq(mf_amax((mf_format)99, x, 4, &f), MF_E_FORMAT);
     ck_assert_int_eq(mf_amax(MF_FP32, x, huge, &f), MF_E_SIZE);
+    ck_assert_int_eq(mf_amax(MF_BF16, x, (size_t)(int)-100, &f), MF_E_SIZE); /* a negative count */
+    ck_assert_int_eq(mf_amax(MF_FP16, x, SIZE_MAX / 4, &f), MF_E_SIZE);     /* in the address space, too long */
     ck_assert_uint_eq(mf_test_f32_bits(f), mf_test_f32_bits(7.0f)); /* nothing written */
 
     /* current scale */

@@ -621,6 +621,8 @@ START_TEST(test_fp6_pack_layout)
     ck_assert_int_eq(mf_fp6_pack(p, p + 1, 8), MF_E_OVERLAP);
     ck_assert_int_eq(mf_fp6_unpack(p + 2, p, 8), MF_E_OVERLAP);
     ck_assert_int_eq(mf_fp6_pack(p, src, SIZE_MAX / 6 + 1), MF_E_SIZE);
+    ck_assert_int_eq(mf_fp6_pack(p, src, SIZE_MAX / 8), MF_E_SIZE); /* read past the end before */
+    ck_assert_int_eq(mf_fp6_unpack(u, p, SIZE_MAX / 8), MF_E_SIZE);
 }
 END_TEST
 

@@ -42,15 +42,6 @@ static uint32_t bits_of(float x) { return mf__f32_bits(x); }
 
 static float float_of(uint32_t b) { return mf__f32_from_bits(b); }
 
-/* n elements of w bytes from p fit in the address space; *bytes receives the size. */
-static int span_ok(const void *p, size_t n, size_t w, size_t *bytes)
-{
-    if (n > SIZE_MAX / w)
-        return 0;
-    *bytes = n * w;
-    return (uintptr_t)p <= UINTPTR_MAX - *bytes;
-}
-
 /* A finite, strictly positive binary32 (subnormals included). */
 static int positive_finite(uint32_t b) { return !(b & F32_SIGN) && b != 0 && b < F32_INF; }
 
@@ -128,7 +119,7 @@ int mf_amax(mf_format fmt, const void *x, size_t n, float *amax)
     }
     if (!x)
         return MF_E_NULL;
-    if (!span_ok(x, n, elem_bytes(fmt), &bytes))
+    if (!mf__span_ok(x, n, elem_bytes(fmt), &bytes))
         return MF_E_SIZE;
     *amax = float_of(absmax_bits(fmt, (const unsigned char *)x, n));
     return MF_OK;
@@ -263,7 +254,7 @@ static int check_quantize(mf_format dst_fmt, const void *dst, mf_format src_fmt,
         return MF_OK;
     if (!dst || !src)
         return MF_E_NULL;
-    if (!span_ok(dst, n, 1, &db) || !span_ok(src, n, elem_bytes(src_fmt), &sb))
+    if (!mf__span_ok(dst, n, 1, &db) || !mf__span_ok(src, n, elem_bytes(src_fmt), &sb))
         return MF_E_SIZE;
     if (mf__ranges_overlap(dst, db, src, sb))
         return MF_E_OVERLAP;
@@ -318,7 +309,7 @@ int mf_fp8_dequantize(mf_format dst_fmt, void *dst, mf_format src_fmt, const voi
         return MF_OK;
     if (!dst || !src)
         return MF_E_NULL;
-    if (!span_ok(dst, n, elem_bytes(dst_fmt), &db) || !span_ok(src, n, 1, &sb))
+    if (!mf__span_ok(dst, n, elem_bytes(dst_fmt), &db) || !mf__span_ok(src, n, 1, &sb))
         return MF_E_SIZE;
     if (mf__ranges_overlap(dst, db, src, sb))
         return MF_E_OVERLAP;
@@ -484,11 +475,10 @@ static int check_block(const void *dst, size_t dw, const void *src, size_t sw, c
         return MF_OK;
     if (!dst || !src || !sc)
         return MF_E_NULL;
-    if (rows > SIZE_MAX / cols)
+    if (!mf__count2_ok(rows, cols, &n)) /* the scale count is at most n */
         return MF_E_SIZE;
-    n = rows * cols; /* the scale count is at most n */
-    if (!span_ok(dst, n, dw, &db) || !span_ok(src, n, sw, &sb) ||
-        !span_ok(sc, ceil_div(rows, bh) * ceil_div(cols, bw), sizeof(float), &cb))
+    if (!mf__span_ok(dst, n, dw, &db) || !mf__span_ok(src, n, sw, &sb) ||
+        !mf__span_ok(sc, ceil_div(rows, bh) * ceil_div(cols, bw), sizeof(float), &cb))
         return MF_E_SIZE;
     if (mf__ranges_overlap(dst, db, src, sb) || mf__ranges_overlap(dst, db, sc, cb) || mf__ranges_overlap(src, sb, sc, cb))
         return MF_E_OVERLAP;

@@ -17,6 +17,8 @@
 #include <minifloat/detail/arith.h>
 #include <minifloat/loss_scale.h>
 
+#include "../internal.h"
+
 #define F32_EXP_MASK 0x7F800000u
 #define F32_ONE 0x3F800000u
 
@@ -109,15 +111,14 @@ static size_t elem_bytes(mf_format fmt) { return fmt == MF_FP32 ? 4 : 2; }
 /* MF_OK if (fmt, data, n) describe an array we may unscale. */
 static int check_array(mf_format fmt, const void *data, size_t n)
 {
-    size_t w;
+    size_t bytes;
     if (!format_ok(fmt))
         return MF_E_FORMAT;
     if (n == 0)
         return MF_OK;
     if (!data)
         return MF_E_NULL;
-    w = elem_bytes(fmt);
-    if (n > SIZE_MAX / w || (uintptr_t)data > UINTPTR_MAX - n * w)
+    if (!mf__span_ok(data, n, elem_bytes(fmt), &bytes))
         return MF_E_SIZE;
     return MF_OK;
 }

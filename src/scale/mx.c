@@ -44,6 +44,7 @@ static int is_fp6(mf_mx_type t) { return t == MF_MXFP6_E2M3 || t == MF_MXFP6_E3M
 /* Everything but pointers: the enums, the flags, the shape. *n receives rows * cols. */
 static int mx_check(mf_mx_type type, mf_mx_axis axis, unsigned flags, size_t rows, size_t cols, size_t *n)
 {
+    size_t bytes;
     if ((unsigned)type >= MF_MX_TYPE_COUNT)
         return MF_E_FORMAT;
     if ((unsigned)axis > (unsigned)MF_MX_COLWISE || (flags & ~MF_MX_FP6_PACKED) != 0)
@@ -52,9 +53,8 @@ static int mx_check(mf_mx_type type, mf_mx_axis axis, unsigned flags, size_t row
         return MF_E_ARG;
     if ((axis == MF_MX_ROWWISE ? cols : rows) % MF_MX_BLOCK != 0)
         return MF_E_ARG;
-    if (cols != 0 && rows > SIZE_MAX / sizeof(float) / cols)
+    if (!mf__count2_ok(rows, cols, n) || !mf__span_ok(NULL, *n, sizeof(float), &bytes)) /* f32 the widest side */
         return MF_E_SIZE;
-    *n = rows * cols;
     return MF_OK;
 }
 
@@ -421,14 +421,16 @@ int mf_mx_dequantize(mf_mx_type type, mf_mx_axis axis, unsigned flags, const voi
 /* Argument checks of mf_fp6_pack (packing = 1: dst holds (6n + 7) / 8 bytes, src n) and unpack. */
 static int fp6_args(const uint8_t *dst, const uint8_t *src, size_t n, int packing)
 {
-    size_t packed;
+    size_t packed, bytes;
     if (n == 0)
         return MF_OK;
     if (!dst || !src)
         return MF_E_NULL;
-    if (n > SIZE_MAX / 6)
+    if (!mf__span_ok(packing ? src : dst, n, 1, &bytes)) /* the packed side is shorter */
         return MF_E_SIZE;
     packed = (6 * n + 7) / 8;
+    if ((uintptr_t)(packing ? dst : src) > UINTPTR_MAX - packed)
+        return MF_E_SIZE;
     if (mf__ranges_overlap(dst, packing ? packed : n, src, packing ? n : packed))
         return MF_E_OVERLAP;
     return MF_OK;

@@ -23,13 +23,13 @@
 
 static int nv_check(mf_mx_axis axis, size_t rows, size_t cols, size_t *n)
 {
+    size_t bytes;
     if ((unsigned)axis > (unsigned)MF_MX_COLWISE)
         return MF_E_ARG;
     if ((axis == MF_MX_ROWWISE ? cols : rows) % MF_NVFP4_BLOCK != 0)
         return MF_E_ARG;
-    if (cols != 0 && rows > SIZE_MAX / sizeof(float) / cols)
+    if (!mf__count2_ok(rows, cols, n) || !mf__span_ok(NULL, *n, sizeof(float), &bytes)) /* f32 the widest side */
         return MF_E_SIZE;
-    *n = rows * cols;
     return MF_OK;
 }
 
