@@ -5,6 +5,7 @@
  * environment (read at the first conversion) forces another, for tests and benchmarks. Every backend
  * gives the portable backend's bytes and counts, so the choice changes speed only.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,17 +69,36 @@ const mf__backend *mf__backend_by_name(const char *name)
     return NULL;
 }
 
+/* MF_BACKEND names no backend of this build, or one this CPU cannot run: said on stderr, once per process
+ * (however many threads race to the first conversion), with the backends there are and the one taken. */
+static void say_unusable(const char *want, const mf__backend *named, const mf__backend *taken)
+{
+    static int said;
+    size_t i;
+    if (__atomic_exchange_n(&said, 1, __ATOMIC_ACQ_REL))
+        return;
+    fprintf(stderr, "minifloat: MF_BACKEND=%s: %s (backends:", want,
+            named ? "this CPU cannot run that backend" : "no such backend in this build");
+    for (i = 0; i < N_BACKENDS; i++)
+        fprintf(stderr, " %s", backends[i]->name);
+    fprintf(stderr, "); using %s\n", taken->name);
+}
+
 static const mf__backend *choose(void)
 {
     const char *want = getenv("MF_BACKEND");
-    const mf__backend *r = mf__backend_by_name(want);
+    const mf__backend *r = mf__backend_by_name(want), *best = &mf__backend_portable;
     size_t i;
     if (r && mf__backend_supported(r))
         return r;
     for (i = 0; i < N_BACKENDS; i++)
-        if (mf__backend_supported(backends[i]))
-            return backends[i];
-    return &mf__backend_portable;
+        if (mf__backend_supported(backends[i])) {
+            best = backends[i];
+            break;
+        }
+    if (want && *want)
+        say_unusable(want, r, best);
+    return best;
 }
 
 const mf__backend *mf__backend_active(void)

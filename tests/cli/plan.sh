@@ -71,6 +71,17 @@ for args in "f32 e4m3" "f32 e4m3 --stats" "f16 e4m3 -r sr -n 5000" "f32 f16 -n 4
         fail "MF_BACKEND=portable plan $args: backend $(field backend), path $(field path)"
 done
 
+# MF_BACKEND naming no backend: one line on stderr that says so, lists the backends and the one taken; the
+# call goes on with the best backend. An empty value is no choice at all.
+run env MF_BACKEND=bogus "$MF" plan f32 e4m3
+expect_rc 0 "MF_BACKEND=bogus plan f32 e4m3"
+expect_grep "$WORK/err" "^minifloat: MF_BACKEND=bogus: no such backend in this build \(backends: .*portable\); using $ACTIVE\$" \
+    "MF_BACKEND=bogus: the message"
+[ "$(wc -l <"$WORK/err")" -eq 1 ] && pass || fail "MF_BACKEND=bogus: not one line on stderr: $(cat "$WORK/err")"
+expect_grep "$WORK/out" "\(mf_backend: $ACTIVE\)\$" "MF_BACKEND=bogus: the best backend"
+run env MF_BACKEND= "$MF" plan f32 e4m3
+[ "$RC" -eq 0 ] && [ ! -s "$WORK/err" ] && pass || fail "MF_BACKEND= (empty): exit $RC, stderr $(cat "$WORK/err")"
+
 # misuse MESSAGE ARGS...: `minifloat plan ARGS` is a usage error: exit 2, "minifloat: plan: MESSAGE..."
 # on stderr, nothing on stdout.
 misuse() {
