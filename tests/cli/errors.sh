@@ -54,6 +54,14 @@ if [ -w /dev/full ]; then
     expect_grep "$WORK/err" "write error" "write error message"
     run sh -c 'printf "\000\000\200\077" | "$1" convert --from f32 --to f16 >/dev/full' sh "$MF"
     expect_rc 1 "binary write to /dev/full"
+    # every command's output: exit 1 and one line that says so (docs/cli.md: exit status 1)
+    for args in "info" "info e4m3" "show 1" "--help" "help" "--version" "show --help" "plan f32 e4m3"; do
+        # shellcheck disable=SC2086 # the arguments are words
+        run sh -c '"$0" "$@" >/dev/full' "$MF" $args
+        expect_rc 1 "$args > /dev/full"
+        expect_grep "$WORK/err" "^minifloat: (cannot write the standard output|plan: write error)" "$args > /dev/full: message"
+        [ "$(wc -l <"$WORK/err")" -eq 1 ] && pass || fail "$args > /dev/full: not one line on stderr: $(cat "$WORK/err")"
+    done
 fi
 if [ -d / ] && sh -c 'exec </' 2>/dev/null; then
     run sh -c '"$1" convert --from f32 --to f16 </' sh "$MF"

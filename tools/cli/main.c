@@ -2,6 +2,7 @@
 /* tools/cli/main.c - the minifloat command-line tool: help, version, and dispatch to the commands. */
 /* Each command has its own file (info.c, show.c, convert.c, analyze.c, plan.c, train_demo_cmd.c); the tool uses
  * only the public API of <minifloat.h>. docs/cli.md describes the commands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,7 +62,7 @@ static const char usage_text[] =
 
 static void print_usage(FILE *f) { fprintf(f, usage_text, cli_analyze_usage); }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     const char *cmd;
     if (argc < 2) {
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
     cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         print_usage(stdout);
-        return fflush(stdout) == 0 ? 0 : CLI_EXIT_DATA;
+        return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
         printf("minifloat %s\n", mf_version());
@@ -97,4 +98,19 @@ int main(int argc, char **argv)
         return cli_train_demo_main(argc, argv);
     return cli_usage_error(&cli_tool, "unknown command '%s' (info, show, convert, analyze, plan, train-demo, help)",
                            cmd);
+}
+
+/* Every command's standard output checked once at the end: a write that failed (a full disk, a closed
+ * pipe's EPIPE with SIGPIPE ignored) is exit 1 with a message, whatever the command returned. */
+int main(int argc, char **argv)
+{
+    int rc = run_command(argc, argv), flushed;
+    errno = 0;
+    flushed = fflush(stdout) == 0;
+    if (rc == 0 && (!flushed || ferror(stdout))) { /* a command that failed has said why */
+        fprintf(stderr, "minifloat: cannot write the standard output%s%s\n", errno ? ": " : "",
+                errno ? strerror(errno) : "");
+        return CLI_EXIT_DATA;
+    }
+    return rc;
 }
