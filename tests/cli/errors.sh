@@ -48,6 +48,11 @@ expect_rc 1 "unparsable text"
 expect_grep "$WORK/err" "^minifloat: convert: line 2: 'x' is not a number$" "unparsable text message"
 run sh -c 'printf "\000\000\000" | "$1" convert --from f32 --to e4m3' sh "$MF"
 expect_rc 1 "partial element"
+# a NUL byte in text: refused (it hid the rest of its line), the lines before it converted
+run sh -c 'printf "3\n1\0002\n" | "$1" convert --text --to e4m3' sh "$MF"
+expect_rc 1 "text with a NUL byte"
+expect_grep "$WORK/err" "^minifloat: convert: line 2: a NUL byte" "text with a NUL byte: message"
+[ "$(cat "$WORK/out")" = 3 ] && pass || fail "text with a NUL byte: the line before it: $(cat "$WORK/out")"
 if [ -w /dev/full ]; then
     run sh -c 'printf "1\n" | "$1" convert --text --to e4m3 >/dev/full' sh "$MF"
     expect_rc 1 "text write to /dev/full"

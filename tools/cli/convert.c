@@ -209,25 +209,22 @@ static int run_binary_in(conv *c)
     }
 }
 
-/* Read one line (any length) into *buf; 0 at end of input. */
+/* Read one line (any length, its '\n' kept) into *buf: 1, 0 at the end of input, -1 out of memory, -2 a
+ * NUL byte in it (text has none; the rest of the line would be lost to the string functions). */
 static int read_line(char **buf, size_t *size)
 {
     size_t len = 0;
+    int ch, nul = 0;
     if (!*buf) {
         *size = 256;
         *buf = (char *)malloc(*size);
         if (!*buf)
             return -1;
     }
-    for (;;) {
-        if (!fgets(*buf + len, (int)(*size - len), stdin))
-            return len > 0;
-        len += strlen(*buf + len);
-        if (len > 0 && (*buf)[len - 1] == '\n')
-            return 1;
-        if (len + 1 == *size) {
+    while ((ch = getc(stdin)) != EOF) {
+        if (len + 2 > *size) {
             char *nb;
-            if (*size > SIZE_MAX / 2 || *size >= 1u << 30)
+            if (*size >= 1u << 30)
                 return -1;
             nb = (char *)realloc(*buf, *size * 2);
             if (!nb)
@@ -235,7 +232,15 @@ static int read_line(char **buf, size_t *size)
             *buf = nb;
             *size *= 2;
         }
+        nul |= ch == '\0';
+        (*buf)[len++] = (char)ch;
+        if (ch == '\n')
+            break;
     }
+    (*buf)[len] = '\0';
+    if (nul)
+        return -2;
+    return len > 0;
 }
 
 /* Quote at most 60 characters of a bad input line. */
@@ -262,6 +267,11 @@ static int run_text_in(conv *c)
         char q[64];
         uint64_t code;
         r = read_line(&line, &size);
+        if (r == -2) {
+            snprintf(msg, sizeof msg, "convert: line %lu: a NUL byte (text input has none; binary input is read "
+                     "without --text)", lineno + 1);
+            break;
+        }
         if (r < 0) {
             snprintf(msg, sizeof msg, "convert: line %lu: out of memory (line too long?)", lineno + 1);
             break;
