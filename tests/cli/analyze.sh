@@ -81,6 +81,10 @@ table_row overflow 0 0 0 0 0
 table_row 'underflow to 0' '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '4 \(50%\)'
 table_row subnormal '1 \(12.5%\)' 0 '2 \(25%\)' 0 0
 table_row '  no overflow' '<= 2\^-1' '<= 2\^111' '<= 2\^-8' '<= 2\^-1' '<= 2\^-14'
+WHAT="--scale AUTO (names ignore case)"
+run "$MF" analyze "$WORK/x.npy" --scale AUTO
+expect_rc 0 "$WHAT"
+table_row scale '2\^-1' 1 '2\^-8' '2\^-1' '2\^-14'
 
 WHAT="--scale 2^-1 (one scale for all)"
 run "$MF" analyze "$WORK/x.npy" --scale '2^-1' --formats f16,e5m2

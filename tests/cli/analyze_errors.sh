@@ -24,6 +24,8 @@ analyze x.npy --formats|option '--formats' needs a list
 analyze x.npy --formats f16,e9m9|--formats: unknown format 'e9m9'
 analyze x.npy --formats f16,,bf16|--formats: 'f16,,bf16' is not a comma-separated list
 analyze x.npy --formats f64|--formats: f64 is not a target
+analyze x.npy --formats f16,F16,half|--formats: 'F16' given twice
+analyze x.npy --formats e4m3,bf16,E4M3|--formats: 'E4M3' given twice
 analyze x.npy --formats=|--formats: '' is not
 analyze x.npy --scale|option '--scale' needs
 analyze x.npy --scale 0|--scale: '0' is not 'auto', a positive

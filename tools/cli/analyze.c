@@ -99,30 +99,28 @@ static int parse_scale(const char *s, double *out)
     return 1;
 }
 
+static int format_lookup(const char *name, int *item)
+{
+    mf_format f;
+    if (mf_format_from_name(name, &f) != MF_OK)
+        return 0;
+    *item = (int)f;
+    return 1;
+}
+
 static int parse_formats(const char *list, options *o)
 {
-    char name[32];
-    const char *p = list;
-    o->nformats = 0;
-    for (;;) {
-        size_t n = strcspn(p, ",");
-        mf_format f;
-        if (n == 0 || n >= sizeof name)
-            return cli_usage_error(&voice, "--formats: '%s' is not a comma-separated list of formats", list);
-        memcpy(name, p, n);
-        name[n] = '\0';
-        if (mf_format_from_name(name, &f) != MF_OK)
-            return cli_usage_error(&voice, "--formats: unknown format '%s'", name);
-        if (f == MF_FP64)
+    int items[CLI_PLOT_MAX_FORMATS], k, rc;
+    rc = cli_parse_list(&voice, "--formats", "format", list, format_lookup, "f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 f32", items,
+                        CLI_PLOT_MAX_FORMATS, &o->nformats);
+    if (rc != 0)
+        return rc;
+    for (k = 0; k < o->nformats; k++) {
+        if (items[k] == (int)MF_FP64)
             return cli_usage_error(&voice, "--formats: f64 is not a target (the data are analysed in binary64)");
-        if (o->nformats == CLI_PLOT_MAX_FORMATS)
-            return cli_usage_error(&voice, "--formats: at most %d formats", CLI_PLOT_MAX_FORMATS);
-        o->formats[o->nformats++] = f;
-        p += n;
-        if (*p == '\0')
-            return 0;
-        p++;
+        o->formats[k] = (mf_format)items[k];
     }
+    return 0;
 }
 
 static int parse_op(const char *name, options *o)
@@ -184,7 +182,7 @@ static int parse_options(int argc, char **argv, options *o)
         } else if ((r = cli_opt_value(argc, argv, &i, "--scale", NULL, &val)) != 0) {
             if (r < 0)
                 return cli_usage_error(&voice, "option '%s' needs 'auto' or a number", a);
-            o->scale_auto = strcmp(val, "auto") == 0;
+            o->scale_auto = cli_name_eq(val, "auto");
             if (!o->scale_auto && !parse_scale(val, &o->scale))
                 return cli_usage_error(&voice, "--scale: '%s' is not 'auto', a positive finite number or 2^K", val);
         } else if ((r = cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {

@@ -163,6 +163,34 @@ int cli_name_eq(const char *a, const char *b)
     return *a == *b;
 }
 
+int cli_parse_list(const cli_voice *v, const char *opt, const char *noun, const char *list, cli_lookup lookup,
+                   const char *known, int *items, int max, int *n)
+{
+    const char *p = list;
+    *n = 0;
+    for (;;) {
+        char name[32];
+        const size_t len = strcspn(p, ",");
+        int item, j;
+        if (len == 0 || len >= sizeof name)
+            return cli_usage_error(v, "%s: '%s' is not a comma-separated list of %ss (%s)", opt, list, noun, known);
+        memcpy(name, p, len);
+        name[len] = '\0';
+        if (!lookup(name, &item))
+            return cli_usage_error(v, "%s: unknown %s '%s' (%s)", opt, noun, name, known);
+        for (j = 0; j < *n; j++)
+            if (items[j] == item)
+                return cli_usage_error(v, "%s: '%s' given twice (names differing in case, or aliases, are one %s)", opt,
+                                       name, noun);
+        if (*n == max)
+            return cli_usage_error(v, "%s: at most %d %ss", opt, max, noun);
+        items[(*n)++] = item;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
+}
+
 /* ---- formats ------------------------------------------------------------------------------------ */
 
 const mf_format cli_formats[CLI_N_FORMATS] = {MF_FP32,     MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,

@@ -56,6 +56,13 @@ int cli_parse_int(const char *s, long lo, long hi, int *out);
 int cli_parse_hex_code(const char *s, int bits, uint64_t *out);
 /* Whether a and b are the same name, ignoring ASCII case. */
 int cli_name_eq(const char *a, const char *b);
+/* lookup(name, &item): 1 and the item a name stands for (aliases give the same item), or 0: unknown. */
+typedef int (*cli_lookup)(const char *name, int *item);
+/* The value of option opt, a comma-separated list of names of noun ("format"), into items[0..*n): each
+ * known (lookup), none twice (aliases included), at most max. Returns 0, or says what is wrong ("OPT:
+ * ..."; known lists the names) and returns CLI_EXIT_USAGE. */
+int cli_parse_list(const cli_voice *v, const char *opt, const char *noun, const char *list, cli_lookup lookup,
+                   const char *known, int *items, int max, int *n);
 
 /* ---- formats, as info, show and convert print them ---------------------------------------------- */
 

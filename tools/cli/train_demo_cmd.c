@@ -68,6 +68,15 @@ static void progress_cb(void *vctx, demo_config c, int epoch, int epochs)
     }
 }
 
+static int config_lookup(const char *name, int *item)
+{
+    demo_config c;
+    if (demo_config_from_name(name, &c) != MF_OK)
+        return 0;
+    *item = (int)c;
+    return 1;
+}
+
 int cli_train_demo_main(int argc, char **argv)
 {
     demo_params p;
@@ -185,28 +194,13 @@ int cli_train_demo_main(int argc, char **argv)
         for (i = 0; i < DEMO_CONFIG_COUNT; i++)
             list[nconf++] = (demo_config)i;
     } else {
-        const char *s = configs;
-        while (1) {
-            char name[32];
-            size_t len = strcspn(s, ",");
-            demo_config c;
-            int j;
-            if (len == 0 || len >= sizeof name)
-                return cli_usage_error(&voice, "--config: bad list '%s' (names: fp32 bf16 fp16 fp16-ls fp8 mxfp8)",
-                                       configs);
-            memcpy(name, s, len);
-            name[len] = '\0';
-            if (demo_config_from_name(name, &c) != MF_OK)
-                return cli_usage_error(&voice,
-                                       "--config: unknown configuration '%s' (fp32 bf16 fp16 fp16-ls fp8 mxfp8)", name);
-            for (j = 0; j < nconf; j++)
-                if (list[j] == c)
-                    return cli_usage_error(&voice, "--config: '%s' given twice", name);
-            list[nconf++] = c;
-            if (!s[len])
-                break;
-            s += len + 1;
-        }
+        int items[DEMO_CONFIG_COUNT], k, bad;
+        bad = cli_parse_list(&voice, "--config", "configuration", configs, config_lookup, "fp32 bf16 fp16 fp16-ls fp8 mxfp8", items,
+                             DEMO_CONFIG_COUNT, &nconf);
+        if (bad != 0)
+            return bad;
+        for (k = 0; k < nconf; k++)
+            list[k] = (demo_config)items[k];
     }
     if (!every)
         every = p.epochs <= 25 ? 1 : (p.epochs + 19) / 20;
