@@ -42,6 +42,7 @@ analyze x.npy --plot|option '--plot' needs a file name
 analyze x.npy --plot out.jpg|--plot: the file name must end in .svg or .png
 analyze x.npy --dtype e9m9|--dtype: unknown format 'e9m9'
 analyze x.npy --dtype f16|--dtype: a .npy file names its own type
+analyze x.npy --dtype e4m3|--dtype e4m3 does not apply: x.npy's dtype '<f4' is
 analyze x.txt --dtype e4m3|--dtype does not apply to text
 analyze x.weird|cannot tell the type of 'x.weird'
 CASES

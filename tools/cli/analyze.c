@@ -358,6 +358,11 @@ static int load_npy(const options *o, dataset *ds)
         return cli_data_error(&voice, "%s: %s with --dtype, e.g. --dtype e4m3 for float8_e4m3fn", o->path, err);
     if (rc != CLI_NPY_OK)
         return cli_data_error(&voice, "%s: %s", o->path, err);
+    if (o->have_dtype && a.format != o->dtype) { /* the file named its own type: the option had no say */
+        cli_npy_free(&a);
+        return cli_usage_error(&voice, "--dtype %s does not apply: %s's dtype '%s' is %s (--dtype is for '<V1' files)",
+                               mf_format_name(o->dtype), o->path, a.descr, cli_npy_type_name(a.format));
+    }
     cli_npy_shape_str(&a, shape, sizeof shape);
     ds->file_fmt = a.format;
     ds->n = a.count;
