@@ -50,6 +50,12 @@ done <<'CASES'
 --epochs|option '--epochs' needs a value
 --config fp12|
 --batch 48|
+--batch 0|--batch needs a number from 1 to 65536
+--hidden 0|--hidden needs a number from 1 to 1024
+--every 0|--every needs a number from 1 to
+--growth-interval 0|--growth-interval needs a number from 1 to 1073741824
+--config fp32,FP32|--config: 'FP32' given twice
+--config fp16-ls,fp16+ls|--config: 'fp16\+ls' given twice
 --quick=1|option '--quick' takes no value
 extra|unexpected argument 'extra'
 CASES
@@ -59,4 +65,4 @@ run "$MF" train-demo --quick --epochs 1 --config fp32 --plot "$WORK/no/such/dir/
 expect_rc 1 "train-demo --plot into a missing directory"
 expect_grep "$WORK/err" "cannot write" "train-demo --plot: message"
 
-finish 25
+finish 37

@@ -150,7 +150,7 @@ int cli_train_demo_main(int argc, char **argv)
                 return cli_usage_error(&voice, "--seed needs an unsigned 64-bit number");
         } else if (strcmp(opt, "--every") == 0) {
             if (!cli_parse_int(val, 1, DEMO_MAX_EPOCHS, &every))
-                return cli_usage_error(&voice, "--every needs a positive number");
+                return cli_usage_error(&voice, "--every needs a number from 1 to %d", DEMO_MAX_EPOCHS);
         } else if (strcmp(opt, "--train") == 0) {
             if (!cli_parse_int(val, 1, 1 << 22, &p.n_train))
                 return cli_usage_error(&voice, "--train needs a number from 1 to 4194304");
@@ -159,10 +159,10 @@ int cli_train_demo_main(int argc, char **argv)
                 return cli_usage_error(&voice, "--test needs a number from 2 to 4194304");
         } else if (strcmp(opt, "--batch") == 0) {
             if (!cli_parse_int(val, 1, 1 << 16, &p.batch))
-                return cli_usage_error(&voice, "--batch needs a number");
+                return cli_usage_error(&voice, "--batch needs a number from 1 to %d", 1 << 16);
         } else if (strcmp(opt, "--hidden") == 0) {
             if (!cli_parse_int(val, 1, 1024, &p.hidden))
-                return cli_usage_error(&voice, "--hidden needs a number");
+                return cli_usage_error(&voice, "--hidden needs a number from 1 to 1024");
         } else if (strcmp(opt, "--layers") == 0) {
             if (!cli_parse_int(val, 1, DEMO_MAX_LAYERS, &p.layers))
                 return cli_usage_error(&voice, "--layers needs a number from 1 to %d", DEMO_MAX_LAYERS);
@@ -180,7 +180,7 @@ int cli_train_demo_main(int argc, char **argv)
                 return cli_usage_error(&voice, "--noise needs a number");
         } else if (strcmp(opt, "--growth-interval") == 0) {
             if (!cli_parse_int(val, 1, 1 << 30, &p.ls_growth_interval))
-                return cli_usage_error(&voice, "--growth-interval needs a positive number");
+                return cli_usage_error(&voice, "--growth-interval needs a number from 1 to %d", 1 << 30);
         } else if (strcmp(opt, "--fp8-history") == 0) {
             if (!cli_parse_int(val, 1, MF_FP8_HISTORY_MAX, &p.fp8_history))
                 return cli_usage_error(&voice, "--fp8-history needs a number from 1 to %d", MF_FP8_HISTORY_MAX);
