@@ -113,5 +113,17 @@ if [ -w /dev/full ]; then
     expect_rc 1 "write to /dev/full"
     expect_grep "$WORK/err" "write error" "write to /dev/full: message"
 fi
+# "-" is standard input: a .npy (found by its magic), or raw or text data with --raw or --text
+run sh -c '"$1" analyze - <"$2"' sh "$MF" "$WORK/x.npy"
+expect_rc 0 "analyze - < x.npy"
+expect_grep "$WORK/out" "^data +8 elements, float32 \('<f4'\)" "analyze - < x.npy: the data line"
+run sh -c 'printf "1\n2\n3\n" | "$1" analyze - --text' sh "$MF"
+expect_rc 0 "analyze - --text"
+expect_grep "$WORK/out" "^data +3 elements, text" "analyze - --text: the data line"
+run sh -c '"$1" analyze - --raw <"$2"' sh "$MF" "$WORK/x.npy"
+expect_rc 0 "analyze - --raw"
+run sh -c 'printf "1\n2\n" | "$1" analyze -' sh "$MF"
+expect_rc 1 "analyze - with text but no --text"
+expect_grep "$WORK/err" "^minifloat: analyze: -: not a .npy file.*say --raw or --text" "analyze - not .npy: message"
 
-finish 118
+finish 127

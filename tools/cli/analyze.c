@@ -67,6 +67,8 @@ typedef struct options {
     uint64_t seed;
 } options;
 
+static int is_stdin(const char *path) { return strcmp(path, "-") == 0; }
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix), i;
@@ -218,7 +220,7 @@ static int parse_options(int argc, char **argv, options *o)
     if (!o->path)
         return cli_usage_error(&voice, "a file is required");
     if (o->kind == KIND_AUTO) {
-        if (ends_with(o->path, ".npy"))
+        if (ends_with(o->path, ".npy") || is_stdin(o->path))
             o->kind = KIND_NPY;
         else if (ends_with(o->path, ".f32") || ends_with(o->path, ".bin"))
             o->kind = KIND_RAW;
@@ -266,10 +268,10 @@ typedef struct dataset {
     char what[200];     /* "float32, shape (128, 256), .npy" */
 } dataset;
 
-/* The whole file into memory, followed by a NUL byte; NULL with errno set on failure. */
+/* The whole file ("-": standard input) into memory, followed by a NUL byte; NULL with errno set on failure. */
 static unsigned char *read_all(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = is_stdin(path) ? stdin : fopen(path, "rb");
     unsigned char *buf = NULL;
     size_t cap = 0, n = 0;
     if (!fp)
@@ -304,7 +306,8 @@ static unsigned char *read_all(const char *path, size_t *len)
                 buf = nb;
             }
             buf[n] = '\0';
-            fclose(fp);
+            if (fp != stdin)
+                fclose(fp);
             *len = n;
             return buf;
         }
@@ -312,7 +315,8 @@ static unsigned char *read_all(const char *path, size_t *len)
     {
         int e = errno ? errno : EIO;
         free(buf);
-        fclose(fp);
+        if (fp != stdin)
+            fclose(fp);
         errno = e;
     }
     return NULL;
@@ -353,7 +357,21 @@ static int load_npy(const options *o, dataset *ds)
 {
     cli_npy_array a;
     char err[400], shape[160];
-    int rc = cli_npy_read_file(o->path, o->have_dtype ? o->dtype : CLI_NPY_NO_HINT, &a, err, sizeof err);
+    const mf_format hint = o->have_dtype ? o->dtype : CLI_NPY_NO_HINT;
+    int rc;
+    if (is_stdin(o->path)) { /* a .npy on standard input: read whole, then parsed as a file would be */
+        size_t len;
+        unsigned char *buf = read_all(o->path, &len);
+        if (!buf)
+            return cli_data_error(&voice, "-: read error: %s", strerror(errno));
+        rc = cli_npy_parse(buf, len, hint, &a, err, sizeof err);
+        free(buf);
+        if (rc != CLI_NPY_OK && rc != CLI_NPY_E_AMBIGUOUS)
+            return cli_data_error(&voice, "-: %s (standard input is read as .npy; say --raw or --text for other data)",
+                                  err);
+    } else {
+        rc = cli_npy_read_file(o->path, hint, &a, err, sizeof err);
+    }
     if (rc == CLI_NPY_E_AMBIGUOUS)
         return cli_data_error(&voice, "%s: %s with --dtype, e.g. --dtype e4m3 for float8_e4m3fn", o->path, err);
     if (rc != CLI_NPY_OK)
