@@ -113,6 +113,20 @@ if [ -w /dev/full ]; then
     expect_rc 1 "write to /dev/full"
     expect_grep "$WORK/err" "write error" "write to /dev/full: message"
 fi
+# a plot that cannot be written whole (a file-size limit, with SIGXFSZ ignored so that writes fail):
+# exit 1 and no file, not even a partial one or its temporary
+if sh -c 'trap "" XFSZ; ulimit -f 4' 2>/dev/null; then
+    run sh -c 'trap "" XFSZ; ulimit -f 4; exec "$1" analyze "$2" --plot "$3" >/dev/null' sh "$MF" "$WORK/x.npy" \
+        "$WORK/cut.svg"
+    expect_rc 1 "--plot past a file-size limit"
+    expect_grep "$WORK/err" "--plot .*cut.svg: write error" "--plot past a file-size limit: message"
+    [ -z "$(ls "$WORK" | grep '^cut\.svg')" ] && pass || fail "--plot past a file-size limit left $(ls "$WORK" | grep cut)"
+fi
+run "$MF" analyze "$WORK/x.npy" --plot "$WORK/whole.svg"
+expect_rc 0 "--plot"
+[ -s "$WORK/whole.svg" ] && [ -z "$(ls "$WORK" | grep '^whole\.svg\.part')" ] && pass ||
+    fail "--plot: no whole.svg, or a temporary file left: $(ls "$WORK")"
+
 # "-" is standard input: a .npy (found by its magic), or raw or text data with --raw or --text
 run sh -c '"$1" analyze - <"$2"' sh "$MF" "$WORK/x.npy"
 expect_rc 0 "analyze - < x.npy"
@@ -126,4 +140,4 @@ run sh -c 'printf "1\n2\n" | "$1" analyze -' sh "$MF"
 expect_rc 1 "analyze - with text but no --text"
 expect_grep "$WORK/err" "^minifloat: analyze: -: not a .npy file.*say --raw or --text" "analyze - not .npy: message"
 
-finish 127
+finish 131

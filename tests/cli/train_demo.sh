@@ -65,4 +65,12 @@ run "$MF" train-demo --quick --epochs 1 --config fp32 --plot "$WORK/no/such/dir/
 expect_rc 1 "train-demo --plot into a missing directory"
 expect_grep "$WORK/err" "cannot write" "train-demo --plot: message"
 
-finish 37
+# a plot that cannot be written whole: exit 1, no file left (cli_out)
+if sh -c 'trap "" XFSZ; ulimit -f 4' 2>/dev/null; then
+    run sh -c 'trap "" XFSZ; ulimit -f 4; exec "$1" train-demo --quick --epochs 2 --config fp32 --quiet --plot "$2" \
+        >/dev/null' sh "$MF" "$WORK/cut.svg"
+    expect_rc 1 "train-demo --plot past a file-size limit"
+    [ -z "$(ls "$WORK" | grep '^cut\.svg')" ] && pass || fail "train-demo --plot past the limit left $(ls "$WORK" | grep cut)"
+fi
+
+finish 38

@@ -758,6 +758,7 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
     const char *base = strrchr(o->path, '/');
     const mf_analyze_report *r0 = &cols[0].base;
     FILE *f;
+    cli_out out;
     int i, rc;
 
     memset(&in, 0, sizeof in);
@@ -795,13 +796,18 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
         p->underflow = cols[i].rep.underflow;
         p->subnormal = cols[i].rep.subnormal;
     }
+    /* written under a temporary name, renamed into place once whole (cli_out) */
+    if (cli_out_open(&out, o->plot) != 0)
+        return cli_data_error(&voice, "--plot %s: cannot create: %s", o->plot, strerror(errno));
     if (o->plot_png) {
-        char *q = sh_quote(o->plot), *cmd;
-        if (!q)
-            return cli_data_error(&voice, "out of memory");
-        cmd = (char *)malloc(strlen(q) + 64);
+        char *q, *cmd;
+        fclose(out.f); /* rsvg-convert writes the temporary file */
+        out.f = NULL;
+        q = sh_quote(out.tmp);
+        cmd = q ? (char *)malloc(strlen(q) + 64) : NULL;
         if (!cmd) {
             free(q);
+            cli_out_abort(&out);
             return cli_data_error(&voice, "out of memory");
         }
         sprintf(cmd, "rsvg-convert -f png -o %s", q);
@@ -809,20 +815,22 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
         fflush(stdout);
         f = popen(cmd, "w");
         free(cmd);
-        if (!f)
+        if (!f) {
+            cli_out_abort(&out);
             return cli_data_error(&voice, "--plot %s: cannot run rsvg-convert: %s", o->plot, strerror(errno));
+        }
         rc = cli_plot_svg(f, &in);
         i = pclose(f);
-        if (rc != 0 || i != 0)
+        if (rc != 0 || i != 0) {
+            cli_out_abort(&out);
             return cli_data_error(&voice, "--plot %s: rsvg-convert failed (status %d)", o->plot, i);
-        return 0;
-    }
-    f = fopen(o->plot, "w");
-    if (!f)
-        return cli_data_error(&voice, "--plot %s: cannot create: %s", o->plot, strerror(errno));
-    rc = cli_plot_svg(f, &in);
-    if (fclose(f) != 0 || rc != 0)
+        }
+    } else if (cli_plot_svg(out.f, &in) != 0) {
+        cli_out_abort(&out);
         return cli_data_error(&voice, "--plot %s: write error", o->plot);
+    }
+    if (cli_out_commit(&out) != 0)
+        return cli_data_error(&voice, "--plot %s: write error: %s", o->plot, strerror(errno));
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/cli/cli_util.c - see cli_util.h. */
+#define _POSIX_C_SOURCE 200809L /* getpid */
 #include "cli_util.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- messages ----------------------------------------------------------------------------------- */
 
@@ -189,6 +191,59 @@ int cli_parse_list(const cli_voice *v, const char *opt, const char *noun, const 
             return 0;
         p += len + 1;
     }
+}
+
+/* ---- output files ------------------------------------------------------------------------------- */
+
+int cli_out_open(cli_out *o, const char *path)
+{
+    const size_t len = strlen(path) + 32;
+    o->path = path;
+    o->f = NULL;
+    o->tmp = (char *)malloc(len);
+    if (!o->tmp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    snprintf(o->tmp, len, "%s.part-%lu", path, (unsigned long)getpid());
+    o->f = fopen(o->tmp, "w");
+    if (!o->f) {
+        const int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+int cli_out_commit(cli_out *o)
+{
+    int bad = o->f && ferror(o->f) != 0, e = bad ? (errno ? errno : EIO) : 0;
+    if (o->f && fclose(o->f) != 0 && !bad)
+        bad = 1, e = errno;
+    o->f = NULL;
+    if (!bad && rename(o->tmp, o->path) != 0)
+        bad = 1, e = errno;
+    if (bad)
+        remove(o->tmp);
+    free(o->tmp);
+    o->tmp = NULL;
+    errno = e;
+    return bad ? -1 : 0;
+}
+
+void cli_out_abort(cli_out *o)
+{
+    const int e = errno;
+    if (o->f)
+        fclose(o->f);
+    if (o->tmp)
+        remove(o->tmp);
+    free(o->tmp);
+    o->f = NULL;
+    o->tmp = NULL;
+    errno = e;
 }
 
 /* ---- formats ------------------------------------------------------------------------------------ */

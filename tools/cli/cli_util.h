@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <minifloat.h>
 
@@ -63,6 +64,24 @@ typedef int (*cli_lookup)(const char *name, int *item);
  * ..."; known lists the names) and returns CLI_EXIT_USAGE. */
 int cli_parse_list(const cli_voice *v, const char *opt, const char *noun, const char *list, cli_lookup lookup,
                    const char *known, int *items, int max, int *n);
+
+/* ---- output files ------------------------------------------------------------------------------- */
+
+/* An output file that appears whole or not at all: written under a temporary name beside it
+ * ("PATH.part-PID"), then renamed into place by cli_out_commit or removed by cli_out_abort. */
+typedef struct cli_out {
+    FILE *f;
+    const char *path;
+    char *tmp;
+} cli_out;
+/* 0, with o->f open for writing; or -1 with errno set (nothing created). */
+int cli_out_open(cli_out *o, const char *path);
+/* Close (unless o->f was closed and set to NULL, for a file another program wrote under o->tmp) and
+ * rename into place: 0, or -1 with errno set and the temporary file removed (a write, the close or the
+ * rename failed). */
+int cli_out_commit(cli_out *o);
+/* Close and remove the temporary file; errno is kept. */
+void cli_out_abort(cli_out *o);
 
 /* ---- formats, as info, show and convert print them ---------------------------------------------- */
 

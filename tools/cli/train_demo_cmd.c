@@ -226,11 +226,19 @@ int cli_train_demo_main(int argc, char **argv)
     }
 
     demo_print_report(stdout, &p, res, nconf, every);
-    if (csv) {
-        FILE *f = strcmp(csv, "-") == 0 ? stdout : fopen(csv, "w");
-        if (!f || demo_write_csv(f, res, nconf) != 0 || (f != stdout && fclose(f) != 0))
+    if (csv && strcmp(csv, "-") == 0) {
+        if (demo_write_csv(stdout, res, nconf) != 0)
+            status = cli_data_error(&voice, "cannot write the CSV: %s", strerror(errno));
+    } else if (csv) { /* whole or not at all (cli_out) */
+        cli_out out;
+        if (cli_out_open(&out, csv) != 0)
             status = cli_data_error(&voice, "cannot write '%s': %s", csv, strerror(errno));
-        else if (f != stdout)
+        else if (demo_write_csv(out.f, res, nconf) != 0) {
+            cli_out_abort(&out);
+            status = cli_data_error(&voice, "cannot write '%s': %s", csv, strerror(errno));
+        } else if (cli_out_commit(&out) != 0)
+            status = cli_data_error(&voice, "cannot write '%s': %s", csv, strerror(errno));
+        else
             printf("\nwrote %s\n", csv);
     }
     if (plot) {

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "cli_util.h"
 #include "svg.h"
 
 /* The name for printing: never NULL (a bad value prints as "?"). */
@@ -234,6 +235,7 @@ int demo_plot_svg(const char *path, const demo_result *res, int n, const demo_pa
 {
     const double W = 1100, H = 520;
     panel lp, ap;
+    cli_out out;
     FILE *f;
     int i, e, maxe = 1, k;
     double lmin = 1e300, lmax = 0, amin = 1.0;
@@ -261,12 +263,12 @@ int demo_plot_svg(const char *path, const demo_result *res, int n, const demo_pa
     }
     xs = malloc((size_t)maxe * sizeof *xs);
     ys = malloc((size_t)maxe * sizeof *ys);
-    f = (xs && ys) ? fopen(path, "w") : NULL;
-    if (!f) {
+    if (!xs || !ys || cli_out_open(&out, path) != 0) { /* written whole or not at all (cli_out) */
         free(xs);
         free(ys);
         return -1;
     }
+    f = out.f;
     cli_svg_begin(f, W, H);
     if (!title) {
         snprintf(buf, sizeof buf,
@@ -351,9 +353,5 @@ int demo_plot_svg(const char *path, const demo_result *res, int n, const demo_pa
     cli_svg_end(f);
     free(xs);
     free(ys);
-    if (ferror(f)) {
-        fclose(f);
-        return -1;
-    }
-    return fclose(f) == 0 ? 0 : -1;
+    return cli_out_commit(&out); /* in place only if every write went through */
 }

@@ -122,8 +122,9 @@ void demo_print_report(FILE *o, const demo_params *p, const demo_result *res, in
 /* Per-epoch CSV of n results. Returns 0, or -1 on a write error. */
 int demo_write_csv(FILE *f, const demo_result *res, int n);
 
-/* Loss curves (left: training loss, log scale; right: test accuracy) of n results into an SVG file.
- * title may be NULL. Returns 0, or -1 if the file cannot be written. */
+/* Loss curves (left: training loss, log scale; right: test accuracy) of n results into an SVG file,
+ * which appears whole or not at all. title may be NULL. Returns 0, or -1 (errno set) if the file cannot
+ * be written. */
 int demo_plot_svg(const char *path, const demo_result *res, int n, const demo_params *p, const char *title);
 
 #endif /* DEMO_TRAIN_DEMO_H */
