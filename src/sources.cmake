@@ -144,7 +144,7 @@ function(mf_library_sources target)
   target_compile_definitions(${target} PRIVATE MF_BUILDING_LIBRARY ${MF_LIB_DEFINITIONS})
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   # Under sanitizers the SIMD units are compiled at -O1 whatever the build type: at -O0 their forced inlining
-  # kept gcc on the instrumented w16_avx512 unit for over ten minutes and past 7 GB.
+  # makes instrumented units too slow and large to build (docs/perf/README.md, build and CI times).
   set(opt "")
   if(MF_SANITIZE)
     set(opt -O1)
