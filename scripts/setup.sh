@@ -67,7 +67,7 @@ build_release() {
     cmake --build build -j "$jobs"
     step_done "the Release build"
 }
-# The unit, fuzz and cli tiers under AddressSanitizer and UndefinedBehaviorSanitizer, but for
+# The unit, fuzz, cli and abuse tiers under AddressSanitizer and UndefinedBehaviorSanitizer, but for
 # test_train_demo (minutes of training arithmetic there; the demo's memory is checked by cli_train_demo);
 # test_backends, test_boundary and test_f64 on a quarter of their cases, another quarter each day
 # (MF_TEST_SAMPLE=1 in the environment: all of them; the Release tiers run all of them).
@@ -76,9 +76,9 @@ run_asan() {
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$san_flags" -DMF_SANITIZE=address,undefined -DMF_CUDA=OFF \
         -DMF_SIMD_BACKENDS=native
     cmake --build build-asan -j "$jobs"
-    MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli' \
+    MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli|abuse' \
         -E '^test_train_demo$' --output-on-failure
-    step_done "ASan+UBSan (unit, fuzz, cli)"
+    step_done "ASan+UBSan (unit, fuzz, cli, abuse)"
 }
 # ThreadSanitizer over a process's first conversions made by several threads at once.
 run_tsan() {

@@ -57,12 +57,12 @@ int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const
         return rc;
     if (!plan)
         return MF_E_NULL;
+    if (n != 0 && (!mf__span_fmt_ok(dst_fmt, dst, n, &bytes) || !mf__span_fmt_ok(src_fmt, src, n, &bytes)))
+        return MF_E_SIZE; /* before the plan is touched: an error writes nothing */
     memset(plan, 0, sizeof *plan);
     plan->path = paths[MF__PATH_NONE];
     if (n == 0)
         return MF_OK;
-    if (!mf__span_fmt_ok(dst_fmt, dst, n, &bytes) || !mf__span_fmt_ok(src_fmt, src, n, &bytes))
-        return MF_E_SIZE;
     backend = mf__backend_for(mf__backend_active(), dst_fmt, src_fmt);
     piece = o->threads > 1 ? mf__parallel_piece(dst_fmt, src_fmt, n, o->threads) : n;
     backend->plan(&p, dst_fmt, dst ? dst : (const void *)64, src_fmt, src ? src : (const void *)64, piece, o,

@@ -9,4 +9,6 @@ if(TARGET minifloat_cli)
                      ${CMAKE_CURRENT_BINARY_DIR}/cli_work/${t} ${PROJECT_VERSION})
     set_tests_properties(cli_${t} PROPERTIES LABELS cli TIMEOUT 120 SKIP_RETURN_CODE 77)
   endforeach()
+  # hostile input (bad commands and options, NUL bytes, full disks, MF_BACKEND=bogus): also the abuse tier
+  set_property(TEST cli_errors APPEND PROPERTY LABELS abuse)
 endif()

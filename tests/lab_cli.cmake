@@ -13,6 +13,8 @@ if(TARGET minifloat_cli AND TARGET minifloat_lab)
                      ${CMAKE_CURRENT_BINARY_DIR}/cli_work/${t} ${PROJECT_SOURCE_DIR}/examples/data)
     set_tests_properties(cli_${t} PROPERTIES LABELS cli TIMEOUT 120 SKIP_RETURN_CODE 77)
   endforeach()
+  # malformed files, duplicate and case-varied names, '-' as stdin, failed writes: also the abuse tier
+  set_property(TEST cli_analyze cli_analyze_errors APPEND PROPERTY LABELS abuse)
 endif()
 # The training demo: its library part (tools/train_demo/) and the `minifloat train-demo` command.
 if(TARGET mf_tools)
@@ -22,5 +24,5 @@ if(TARGET minifloat_cli)
   add_test(NAME cli_train_demo
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/train_demo.sh $<TARGET_FILE:minifloat_cli>
                    ${CMAKE_CURRENT_BINARY_DIR}/cli_work/train_demo)
-  set_tests_properties(cli_train_demo PROPERTIES LABELS cli TIMEOUT 300)
+  set_tests_properties(cli_train_demo PROPERTIES LABELS "cli;abuse" TIMEOUT 300) # with its range errors
 endif()

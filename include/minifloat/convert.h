@@ -101,7 +101,7 @@ typedef struct mf_plan {
  * may be NULL, read as 64-byte aligned arrays; they are never dereferenced. With threads, the plan is
  * that of the first thread's piece. Returns MF_OK, or the code mf_convert would return for these
  * arguments (MF_E_FORMAT, MF_E_ROUND, MF_E_POLICY, MF_E_ARG, MF_E_SIZE), or MF_E_NULL for a NULL plan.
- * For n = 0 the plan is empty: path "none", nothing else set. */
+ * For n = 0 the plan is empty: path "none", nothing else set. On error *plan is left as it was. */
 MF_API int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const void *src, size_t n,
                            const mf_opts *opts, mf_plan *plan);
 

@@ -111,7 +111,8 @@ MF_API int mf_unscale_check(const mf_loss_scaler *s, mf_format fmt, void *grads,
  * of any tensor was inf or NaN, 0 if none, or (writing nothing):
  *   MF_E_NULL    s is NULL, tensors is NULL while count > 0, or a tensor's data is NULL with n > 0;
  *   MF_E_FORMAT  a tensor's format is not MF_FP32, MF_FP16 or MF_BF16;
- *   MF_E_SIZE    a tensor's n elements do not fit in the address space. */
+ *   MF_E_SIZE    count descriptors, or a tensor's n elements, do not fit in the address space (a
+ *                negative count cast to size_t is refused before any descriptor is read). */
 MF_API int mf_unscale_check_tensors(const mf_loss_scaler *s, const mf_tensor *tensors, size_t count);
 
 /* Finish a step: found_nonfinite is the (ORed) result of the unscale checks, nonzero = overflow.

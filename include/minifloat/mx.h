@@ -35,7 +35,8 @@
  * element format, MXINT8 included), so a tensor split into calls by rows gives the same bytes when each
  * call's sr_offset is its first flat index.
  *
- * Functions return MF_OK or a negative MF_E_* code, and write nothing when they return an error.
+ * Functions return MF_OK or a negative MF_E_* code, and write nothing when they return an error. A
+ * blocked dimension that is not a multiple of the block is MF_E_ARG, even where rows*cols also overflows.
  */
 #ifndef MINIFLOAT_MX_H
 #define MINIFLOAT_MX_H

@@ -199,6 +199,8 @@ int mf_unscale_check_tensors(const mf_loss_scaler *s, const mf_tensor *tensors, 
         return 0;
     if (!tensors)
         return MF_E_NULL;
+    if (!mf__span_ok(tensors, count, sizeof *tensors, &i)) /* a negative count: not read past the array */
+        return MF_E_SIZE;
     for (i = 0; i < count; i++) { /* everything is validated before anything is written */
         int rc = check_array(tensors[i].format, tensors[i].data, tensors[i].n);
         if (rc != MF_OK)
