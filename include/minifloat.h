@@ -28,5 +28,6 @@
 #include "minifloat/loss_scale.h"
 #include "minifloat/fp8_scaling.h"
 #include "minifloat/mx.h"
+#include "minifloat/gemm.h"
 
 #endif /* MINIFLOAT_H */

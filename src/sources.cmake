@@ -12,6 +12,9 @@ set(MF_LIB_SOURCES
 # Scaling (loss scaling, FP8 recipes, MX and NVFP4 block formats): portable C, one file per area.
 file(GLOB MF_SCALE_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/scale/*.c)
 list(APPEND MF_LIB_SOURCES ${MF_SCALE_SOURCES})
+# Mixed-precision GEMM (src/gemm/): the portable kernels and the exact epilogue.
+file(GLOB MF_GEMM_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/gemm/*.c)
+list(APPEND MF_LIB_SOURCES ${MF_GEMM_SOURCES})
 # The overflow lab (src/lab/) is a library of its own: src/lab/lab.cmake.
 set(MF_LIB_DEFINITIONS)
 

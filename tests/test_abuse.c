@@ -30,7 +30,7 @@
 #include "mf_test.h"
 
 /* ---- the table's vocabulary --------------------------------------------------------------------- */
-enum { AB_NP = 8, AB_NE = 4, AB_NN = 3, AB_NF = 3, AB_NI = 2, AB_NARGS = 20, AB_NPAIRS = 3 };
+enum { AB_NP = 8, AB_NE = 8, AB_NN = 6, AB_NF = 3, AB_NI = 2, AB_NARGS = 24, AB_NPAIRS = 3 };
 
 /* Pseudo-codes of the thunks of functions that return a pointer, a size or a float. */
 enum { AB_NULLRET = -100, AB_ZERO = -101, AB_NAN = -102, AB_WRONG = -103 };
@@ -65,6 +65,7 @@ typedef enum {
     F_E4M3S,   /* unsigned E4M3 scale codes */
     F_NAME,    /* the string in name */
     F_OPTS,    /* an mf_opts (rn, ieee) whose stats point at p[link] */
+    F_GOPTS,   /* an mf_gemm_opts (exact accumulation, rz) whose stats point at p[link] */
     F_AOPTS,   /* an mf_analyze_opts (f32 data, rn, ieee, scale 1) */
     F_SCALER,  /* mf_loss_scaler_default() */
     F_LCFG,    /* mf_loss_scaler_config_default() */
@@ -91,6 +92,8 @@ typedef struct ab_arg {
     int also_bad[6], n_also_bad; /* K_ENUM / enum K_FIELD: in-range values refused too */
     size_t mult;                 /* K_COUNT: the dimension must be a multiple of this (else MF_E_ARG); 0 or 1: any */
     int zero_ret;                /* K_COUNT: the code when this count is 0 */
+    int zero_writes;             /* K_COUNT: a 0 here still writes the outputs (GEMM's k: C = beta * C) */
+    int one_set, one_ret;        /* K_COUNT: the code when this count is 1, if not the valid call's */
     int ftype;                   /* K_FIELD: FT_INT (an enum when count > 0), FT_SIZE, FT_FLOAT, FT_DOUBLE */
     size_t offset;               /* K_FIELD */
     double bad[AB_MAXBAD];       /* K_FLOAT and non-enum K_FIELD: the values refused with err */
@@ -108,6 +111,7 @@ typedef struct ab_fn {
         int out, in, alias_ok;
     } pairs[AB_NPAIRS]; /* overlaps refused with MF_E_OVERLAP */
     int n_pairs;
+    unsigned empty_mask; /* the count slots set to 0 for an empty tensor (0: all of them) */
 } ab_fn;
 
 /* Shorthands for the table below (kept one row per argument: clang-format off). */
@@ -122,6 +126,9 @@ typedef struct ab_fn {
      .n_also_bad = sizeof((int[]){__VA_ARGS__}) / sizeof(int)}
 #define COUNT(nm, s, el) {.kind = K_COUNT, .name = nm, .slot = s, .bytes = el, .err = MF_E_SIZE}
 #define DIM(nm, s, el, m) {.kind = K_COUNT, .name = nm, .slot = s, .bytes = el, .mult = m, .err = MF_E_SIZE}
+/* a leading dimension: 0 and 1 are too small (MF_E_ARG), a huge one runs past the address space */
+#define LD(nm, s, el) {.kind = K_COUNT, .name = nm, .slot = s, .bytes = el, .err = MF_E_SIZE, .zero_ret = MF_E_ARG, \
+                       .one_set = 1, .one_ret = MF_E_ARG}
 #define FLT(nm, s, code, ...) \
     {.kind = K_FLOAT, .name = nm, .slot = s, .err = code, .bad = {__VA_ARGS__}, \
      .n_bad = sizeof((double[]){__VA_ARGS__}) / sizeof(double)}
@@ -306,6 +313,13 @@ static int t_nvfp4_dequantize(const ab_call *c)
     return mf_nvfp4_dequantize((mf_mx_axis)c->e[0], c->p[0], c->p[1], c->f[0], c->n[0], c->n[1], c->p[2]);
 }
 
+static int t_gemm(const ab_call *c)
+{
+    return mf_gemm((mf_layout)c->e[0], (mf_trans)c->e[1], (mf_trans)c->e[2], c->n[0], c->n[1], c->n[2], c->f[0],
+                   c->p[0], (mf_format)c->e[3], c->n[3], c->p[1], (mf_format)c->e[4], c->n[4], c->f[1], c->p[2],
+                   (mf_format)c->e[5], c->n[5], c->p[3]);
+}
+
 /* ---- the table ------------------------------------------------------------------------------------ */
 /* Valid calls: 64 elements (f32 -> e4m3 where formats are free); 2-D: 2 x 64 for MX (rows of two
  * 32-blocks), 2 x 32 for NVFP4, 3 x 130 for FP8 blocks (partial edge blocks). */
@@ -322,31 +336,31 @@ static const ab_fn TABLE[] = {
       ENUM("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("src", 1, P_REQN, IO, 4 * N, F_F32), COUNT("n", 0, 4),
       PTRL("opts", 2, P_OPT, P_IN, sizeof(mf_opts), F_OPTS, 3), PTR("opts->stats", 3, P_OPT, P_OUT, sizeof(mf_stats), F_NONE),
       OPTS_FIELDS(2)},
-     {PAIR(0, 1)}, 1},
-    {"mf_strerror", t_strerror, MF_OK, MF_E_NULL, {.e = {MF_E_SIZE}}, {ENUMX("code", 0, NO_FAIL, MF_OK, INT_MIN, -1, INT_MAX, -8, 1)}, {{0}}, 0},
+     {PAIR(0, 1)}, 1, 0},
+    {"mf_strerror", t_strerror, MF_OK, MF_E_NULL, {.e = {MF_E_SIZE}}, {ENUMX("code", 0, NO_FAIL, MF_OK, INT_MIN, -1, INT_MAX, -8, 1)}, {{0}}, 0, 0},
     {"mf_storage_bytes", t_storage_bytes, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3}, .n = {N}},
      {ENUM("fmt", 0, MF_FORMAT_COUNT, AB_ZERO), {.kind = K_COUNT, .name = "n", .slot = 0, .bytes = 1, .err = AB_ZERO, .zero_ret = AB_ZERO}},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_format_describe", t_format_describe, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3}},
-     {ENUM("fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("out", 0, P_REQ, P_OUT, sizeof(mf_format_desc), F_NONE)}, {{0}}, 0},
-    {"mf_format_name", t_format_name, MF_OK, MF_E_NULL, {.e = {MF_BF16}}, {ENUM("fmt", 0, MF_FORMAT_COUNT, AB_NULLRET)}, {{0}}, 0},
-    {"mf_round_name", t_round_name, MF_OK, MF_E_NULL, {.e = {MF_ROUND_ODD}}, {ENUM("r", 0, MF_ROUND_COUNT, AB_NULLRET)}, {{0}}, 0},
+     {ENUM("fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("out", 0, P_REQ, P_OUT, sizeof(mf_format_desc), F_NONE)}, {{0}}, 0, 0},
+    {"mf_format_name", t_format_name, MF_OK, MF_E_NULL, {.e = {MF_BF16}}, {ENUM("fmt", 0, MF_FORMAT_COUNT, AB_NULLRET)}, {{0}}, 0, 0},
+    {"mf_round_name", t_round_name, MF_OK, MF_E_NULL, {.e = {MF_ROUND_ODD}}, {ENUM("r", 0, MF_ROUND_COUNT, AB_NULLRET)}, {{0}}, 0, 0},
     {"mf_overflow_name", t_overflow_name, MF_OK, MF_E_NULL, {.e = {MF_OVERFLOW_SATURATE}},
-     {ENUM("o", 0, MF_OVERFLOW_COUNT, AB_NULLRET)}, {{0}}, 0},
+     {ENUM("o", 0, MF_OVERFLOW_COUNT, AB_NULLRET)}, {{0}}, 0, 0},
     {"mf_format_from_name", t_format_from_name, MF_OK, MF_E_NULL, {.i = {0}},
-     {NAMEP("name", 0, "Float8_E4M3FN"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_format), F_NONE)}, {{0}}, 0},
+     {NAMEP("name", 0, "Float8_E4M3FN"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_format), F_NONE)}, {{0}}, 0, 0},
     {"mf_round_from_name", t_round_from_name, MF_OK, MF_E_NULL, {.i = {0}},
-     {NAMEP("name", 0, "RZ"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_round), F_NONE)}, {{0}}, 0},
+     {NAMEP("name", 0, "RZ"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_round), F_NONE)}, {{0}}, 0, 0},
     {"mf_overflow_from_name", t_overflow_from_name, MF_OK, MF_E_NULL, {.i = {0}},
-     {NAMEP("name", 0, "sat"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_overflow), F_NONE)}, {{0}}, 0},
-    {"mf_backend", t_backend, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0},
+     {NAMEP("name", 0, "sat"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_overflow), F_NONE)}, {{0}}, 0, 0},
+    {"mf_backend", t_backend, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0, 0},
     {"mf_convert_plan", t_convert_plan, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3, MF_FP32}, .n = {N}},
      {ENUM("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("dst", 0, P_OPT, P_IN, N, F_NONE),
       ENUM("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("src", 1, P_OPT, P_IN, 4 * N, F_F32), COUNT("n", 0, 4),
       PTRL("opts", 2, P_OPT, P_IN, sizeof(mf_opts), F_OPTS, -1), PTR("plan", 3, P_REQ, P_OUT, sizeof(mf_plan), F_NONE),
       OPTS_FIELDS(2)},
-     {{0}}, 0},
-    {"mf_version", t_version, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0},
+     {{0}}, 0, 0},
+    {"mf_version", t_version, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0, 0},
     /* minifloat/analyze.h, minifloat/elementwise.h (the lab) */
     {"mf_analyze", t_analyze, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3}, .n = {N}},
      {ENUMX("fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP64), PTR("data", 0, P_REQN, IO, 4 * N, F_F32),
@@ -356,53 +370,53 @@ static const ab_fn TABLE[] = {
       FENUM("opts->round", 1, mf_analyze_opts, round, MF_ROUND_COUNT, MF_E_ROUND),
       FENUM("opts->overflow", 1, mf_analyze_opts, overflow, MF_OVERFLOW_COUNT, MF_E_POLICY),
       FVAL("opts->scale", 1, FT_DOUBLE, mf_analyze_opts, scale, MF_E_ARG, NAN, INFINITY, -INFINITY, -1.0)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_unary", t_unary, MF_OK, MF_E_NULL, {.e = {MF_UNARY_SILU, MF_FP8_E4M3, MF_FP32}, .n = {N}},
      {ENUM("op", 0, MF_UNARY_GELU_TANH + 1, MF_E_ARG), ENUM("dst_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT),
       PTR("dst", 0, P_REQN, OE, N, F_NONE), ENUM("src_fmt", 2, MF_FORMAT_COUNT, MF_E_FORMAT),
       PTR("src", 1, P_REQN, IO, 4 * N, F_F32), COUNT("n", 0, 4), PTRL("opts", 2, P_OPT, P_IN, sizeof(mf_opts), F_OPTS, 3),
       PTR("opts->stats", 3, P_OPT, P_OUT, sizeof(mf_stats), F_NONE), OPTS_FIELDS(2)},
-     {PAIR(0, 1)}, 1},
+     {PAIR(0, 1)}, 1, 0},
     {"mf_softmax", t_softmax, MF_OK, MF_E_NULL, {.e = {1, MF_BF16, MF_FP32}, .n = {2, N / 2}},
      {ENUM("log", 0, 2, MF_E_ARG), ENUM("dst_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("dst", 0, P_REQN, OE, 2 * N, F_NONE),
       ENUM("src_fmt", 2, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("src", 1, P_REQN, IO, 4 * N, F_F32), DIM("rows", 0, 4, 1),
       DIM("cols", 1, 4, 1), PTRL("opts", 2, P_OPT, P_IN, sizeof(mf_opts), F_OPTS, 3),
       PTR("opts->stats", 3, P_OPT, P_OUT, sizeof(mf_stats), F_NONE), OPTS_FIELDS(2)},
-     {PAIR(0, 1)}, 1},
-    {"mf_unary_name", t_unary_name, MF_OK, MF_E_NULL, {.e = {MF_UNARY_GELU}}, {ENUM("op", 0, MF_UNARY_GELU_TANH + 1, AB_NULLRET)}, {{0}}, 0},
+     {PAIR(0, 1)}, 1, 0},
+    {"mf_unary_name", t_unary_name, MF_OK, MF_E_NULL, {.e = {MF_UNARY_GELU}}, {ENUM("op", 0, MF_UNARY_GELU_TANH + 1, AB_NULLRET)}, {{0}}, 0, 0},
     {"mf_unary_from_name", t_unary_from_name, MF_OK, MF_E_NULL, {.i = {0}},
-     {NAMEP("name", 0, "GELU_tanh"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_unary_op), F_NONE)}, {{0}}, 0},
-    {"mf_elementwise_math", t_elementwise_math, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0},
+     {NAMEP("name", 0, "GELU_tanh"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_unary_op), F_NONE)}, {{0}}, 0, 0},
+    {"mf_elementwise_math", t_elementwise_math, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0, 0},
     /* minifloat/fp8_scaling.h */
     {"mf_fp8_max", t_fp8_max, MF_OK, MF_E_NULL, {.e = {MF_FP8_E5M2}},
      {ENUMX("fp8_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP16, MF_FP6_E2M3, MF_E8M0),
-      PTR("max", 0, P_REQ, P_OUT, sizeof(float), F_NONE)}, {{0}}, 0},
+      PTR("max", 0, P_REQ, P_OUT, sizeof(float), F_NONE)}, {{0}}, 0, 0},
     {"mf_amax", t_amax, MF_OK, MF_E_NULL, {.e = {MF_FP32}, .n = {N}},
      {ENUMX("fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E4M3, MF_FP4_E2M1), PTR("x", 0, P_REQN, IO, 4 * N, F_F32),
-      COUNT("n", 0, 4), PTR("amax", 1, P_REQ, P_OUT, sizeof(float), F_NONE)}, {{0}}, 0},
-    {"mf_scale_from_amax", t_scale_from_amax, MF_OK, MF_E_NULL, {.f = {3.5f, 448.0f, 0.0f}}, {{0}}, {{0}}, 0},
+      COUNT("n", 0, 4), PTR("amax", 1, P_REQ, P_OUT, sizeof(float), F_NONE)}, {{0}}, 0, 0},
+    {"mf_scale_from_amax", t_scale_from_amax, MF_OK, MF_E_NULL, {.f = {3.5f, 448.0f, 0.0f}}, {{0}}, {{0}}, 0, 0},
     {"mf_fp8_current_scale", t_fp8_current_scale, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3}, .f = {3.5f, 0.0f}},
      {ENUMX("fp8_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP32, MF_FP6_E3M2), FLT("epsilon", 1, MF_E_ARG, BAD_NONNEG),
       PTR("scale", 0, P_REQ, P_OUT, sizeof(float), F_NONE), PTR("scale_inv", 1, P_OPT, P_OUT, sizeof(float), F_NONE)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_fp8_quantize", t_fp8_quantize, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3, MF_FP32}, .n = {N}, .f = {2.0f}},
      {ENUMX("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP16, MF_E8M0), PTR("dst", 0, P_REQN, OE, N, F_NONE),
       ENUMX("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E4M3, MF_FP64), PTR("src", 1, P_REQN, IO, 4 * N, F_F32),
       COUNT("n", 0, 4), FLT("scale", 0, MF_E_ARG, BAD_POS), PTR("amax", 2, P_OPT, P_OUT, sizeof(float), F_NONE)},
-     {PAIR(0, 1)}, 1},
+     {PAIR(0, 1)}, 1, 0},
     {"mf_fp8_dequantize", t_fp8_dequantize, MF_OK, MF_E_NULL, {.e = {MF_FP32, MF_FP8_E5M2}, .n = {N}, .f = {0.25f}},
      {ENUMX("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E4M3, MF_FP64), PTR("dst", 0, P_REQN, OE, 4 * N, F_NONE),
       ENUMX("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP32, MF_E8M0), PTR("src", 1, P_REQN, IO, N, F_BYTES),
       COUNT("n", 0, 4), FLT("scale_inv", 0, MF_E_ARG, BAD_POS)},
-     {PAIR(0, 1)}, 1},
+     {PAIR(0, 1)}, 1, 0},
     {"mf_fp8_quantize_current", t_fp8_quantize_current, MF_OK, MF_E_NULL, {.e = {MF_FP8_E5M2, MF_FP32}, .n = {N}, .i = {1}},
      {ENUMX("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_BF16), PTR("dst", 0, P_REQN, OE, N, F_NONE),
       ENUMX("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E5M2), PTR("src", 1, P_REQN, IO, 4 * N, F_F32),
       COUNT("n", 0, 4), FLT("epsilon", 0, MF_E_ARG, BAD_NONNEG), PTR("amax", 2, P_OPT, P_OUT, sizeof(float), F_NONE),
       PTR("scale", 3, P_OPT, P_OUT, sizeof(float), F_NONE), PTR("scale_inv", 4, P_OPT, P_OUT, sizeof(float), F_NONE)},
-     {PAIR(0, 1)}, 1},
+     {PAIR(0, 1)}, 1, 0},
     {"mf_fp8_delayed_default", t_fp8_delayed_default, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3}},
-     {ENUMX("fp8_fmt", 0, NO_FAIL, MF_OK, -1, MF_FORMAT_COUNT, INT_MAX)}, {{0}}, 0},
+     {ENUMX("fp8_fmt", 0, NO_FAIL, MF_OK, -1, MF_FORMAT_COUNT, INT_MAX)}, {{0}}, 0, 0},
     {"mf_fp8_delayed_init", t_fp8_delayed_init, MF_OK, MF_E_NULL, {.i = {0}},
      {PTR("st", 0, P_REQ, P_OUT, sizeof(mf_fp8_delayed), F_NONE), PTR("cfg", 1, P_REQ, P_IN, sizeof(mf_fp8_delayed_cfg), F_DCFG),
       FENUMX("cfg->fmt", 1, mf_fp8_delayed_cfg, fmt, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP32, MF_FP4_E2M1),
@@ -411,40 +425,40 @@ static const ab_fn TABLE[] = {
       FVAL("cfg->margin", 1, FT_INT, mf_fp8_delayed_cfg, margin, MF_E_ARG, -127, 127, INT_MIN, INT_MAX),
       FVAL("cfg->roll_on_zero_amax", 1, FT_INT, mf_fp8_delayed_cfg, roll_on_zero_amax, MF_E_ARG, -1, 2, INT_MAX),
       FVAL("cfg->initial_scale", 1, FT_FLOAT, mf_fp8_delayed_cfg, initial_scale, MF_E_ARG, BAD_POS)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_fp8_delayed_record", t_fp8_delayed_record, MF_OK, MF_E_NULL, {.f = {3.5f}},
      {PTR("st", 0, P_REQ, P_INOUT, sizeof(mf_fp8_delayed), F_DSTATE), FLT("amax", 0, MF_E_ARG, -1.0, -INFINITY, -FLT_MIN, -NAN)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_fp8_delayed_update", t_fp8_delayed_update, MF_OK, MF_E_NULL, {.i = {0}},
-     {PTR("st", 0, P_REQ, P_INOUT, sizeof(mf_fp8_delayed), F_DSTATE)}, {{0}}, 0},
+     {PTR("st", 0, P_REQ, P_INOUT, sizeof(mf_fp8_delayed), F_DSTATE)}, {{0}}, 0, 0},
     {"mf_fp8_delayed_quantize", t_fp8_delayed_quantize, MF_OK, MF_E_NULL, {.e = {MF_FP32}, .n = {N}},
      {PTR("st", 0, P_REQ, P_INOUT, sizeof(mf_fp8_delayed), F_DSTATE), PTR("dst", 1, P_REQN, OE, N, F_NONE),
       ENUMX("src_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP64, MF_FP8_E4M3), PTR("src", 2, P_REQN, IO, 4 * N, F_F32),
       COUNT("n", 0, 4)},
-     {PAIR(1, 2)}, 1},
+     {PAIR(1, 2)}, 1, 0},
     {"mf_fp8_block_scale_shape", t_fp8_block_scale_shape, MF_OK, MF_E_NULL, {.e = {MF_FP8_BLOCK_128X128}, .n = {300, 5}},
      {ENUM("kind", 0, MF_FP8_BLOCK_128X1 + 1, MF_E_ARG),
       {.kind = K_COUNT, .name = "rows", .slot = 0, .bytes = 1, .err = MF_OK},
       {.kind = K_COUNT, .name = "cols", .slot = 1, .bytes = 1, .err = MF_OK},
       PTR("scale_rows", 0, P_REQ, P_OUT, sizeof(size_t), F_NONE), PTR("scale_cols", 1, P_REQ, P_OUT, sizeof(size_t), F_NONE)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_fp8_block_quantize", t_fp8_block_quantize, MF_OK, MF_E_NULL,
      {.e = {MF_FP8_E4M3, MF_FP32, MF_FP8_BLOCK_1X128}, .n = {3, 130}, .i = {1}},
      {ENUMX("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP16), PTR("dst", 0, P_REQN, OE, 390, F_NONE),
       PTR("scale_inv", 1, P_REQN, OE, 6 * 4, F_NONE), ENUMX("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP64),
       PTR("src", 2, P_REQN, IO, 390 * 4, F_F32), DIM("rows", 0, 4, 1), DIM("cols", 1, 4, 1),
       ENUM("kind", 2, MF_FP8_BLOCK_128X1 + 1, MF_E_ARG), FLT("epsilon", 0, MF_E_ARG, BAD_NONNEG)},
-     {PAIR(0, 2), PAIR(1, 2), PAIR(0, 1)}, 3},
+     {PAIR(0, 2), PAIR(1, 2), PAIR(0, 1)}, 3, 0},
     {"mf_fp8_block_dequantize", t_fp8_block_dequantize, MF_OK, MF_E_NULL,
      {.e = {MF_FP32, MF_FP8_E4M3, MF_FP8_BLOCK_1X128}, .n = {3, 130}},
      {ENUMX("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E4M3), PTR("dst", 0, P_REQN, OE, 390 * 4, F_NONE),
       ENUMX("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP16), PTR("src", 1, P_REQN, IO, 390, F_BYTES),
       PTR("scale_inv", 2, P_REQN, IO, 6 * 4, F_SCALE), DIM("rows", 0, 4, 1), DIM("cols", 1, 4, 1),
       ENUM("kind", 2, MF_FP8_BLOCK_128X1 + 1, MF_E_ARG)},
-     {PAIR(0, 1), PAIR(0, 2)}, 2},
+     {PAIR(0, 1), PAIR(0, 2)}, 2, 0},
     /* minifloat/loss_scale.h */
-    {"mf_loss_scaler_config_default", t_loss_scaler_config_default, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0},
-    {"mf_loss_scaler_default", t_loss_scaler_default, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0},
+    {"mf_loss_scaler_config_default", t_loss_scaler_config_default, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0, 0},
+    {"mf_loss_scaler_default", t_loss_scaler_default, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0, 0},
     {"mf_loss_scaler_init", t_loss_scaler_init, MF_OK, MF_E_NULL, {.i = {0}},
      {PTR("s", 0, P_REQ, P_OUT, sizeof(mf_loss_scaler), F_NONE), PTR("cfg", 1, P_REQ, P_IN, sizeof(mf_loss_scaler_config), F_LCFG),
       FVAL("cfg->init_scale", 1, FT_FLOAT, mf_loss_scaler_config, init_scale, MF_E_ARG, BAD_POS),
@@ -454,18 +468,18 @@ static const ab_fn TABLE[] = {
       FVAL("cfg->hysteresis", 1, FT_INT, mf_loss_scaler_config, hysteresis, MF_E_ARG, 0, -1, INT_MIN),
       FVAL("cfg->min_scale", 1, FT_FLOAT, mf_loss_scaler_config, min_scale, MF_E_ARG, NAN, INFINITY, -1.0, -0.0, 1e30),
       FVAL("cfg->max_scale", 1, FT_FLOAT, mf_loss_scaler_config, max_scale, MF_E_ARG, NAN, INFINITY, -1.0, -0.0, 1.0)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_loss_scaler_scale", t_loss_scaler_scale, MF_OK, AB_NAN, {.i = {0}},
-     {PTR("s", 0, P_REQ, P_IN, sizeof(mf_loss_scaler), F_SCALER)}, {{0}}, 0},
+     {PTR("s", 0, P_REQ, P_IN, sizeof(mf_loss_scaler), F_SCALER)}, {{0}}, 0, 0},
     {"mf_loss_scaler_inv_scale", t_loss_scaler_inv_scale, MF_OK, AB_NAN, {.i = {0}},
-     {PTR("s", 0, P_REQ, P_IN, sizeof(mf_loss_scaler), F_SCALER)}, {{0}}, 0},
+     {PTR("s", 0, P_REQ, P_IN, sizeof(mf_loss_scaler), F_SCALER)}, {{0}}, 0, 0},
     {"mf_scale_loss", t_scale_loss, MF_OK, AB_NAN, {.f = {0.75f}},
-     {PTR("s", 0, P_REQ, P_IN, sizeof(mf_loss_scaler), F_SCALER)}, {{0}}, 0},
+     {PTR("s", 0, P_REQ, P_IN, sizeof(mf_loss_scaler), F_SCALER)}, {{0}}, 0, 0},
     {"mf_unscale_check", t_unscale_check, MF_OK, MF_E_NULL, {.e = {MF_FP32}, .n = {N}},
      {PTR("s", 0, P_REQ, P_IN, sizeof(mf_loss_scaler), F_SCALER),
       ENUMX("fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E4M3, MF_FP64), PTR("grads", 1, P_REQN, IOE, 4 * N, F_F32),
       COUNT("n", 0, 4)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_unscale_check_tensors", t_unscale_check_tensors, MF_OK, MF_E_NULL, {.n = {2}},
      {PTR("s", 0, P_REQ, P_IN, sizeof(mf_loss_scaler), F_SCALER),
       PTRL("tensors", 1, P_REQN, IO, 2 * sizeof(mf_tensor), F_TENSORS, 2), COUNT("count", 0, sizeof(mf_tensor)),
@@ -473,17 +487,17 @@ static const ab_fn TABLE[] = {
       FENUMX("tensors[0].format", 1, mf_tensor, format, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E5M2),
       FVAL("tensors[0].n", 1, FT_SIZE, mf_tensor, n, MF_E_SIZE, (double)SIZE_MAX, (double)(SIZE_MAX / 4 + 1),
            0x1p57)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_loss_scaler_update", t_loss_scaler_update, MF_OK, MF_E_NULL, {.i = {1}},
-     {PTR("s", 0, P_REQ, P_INOUT, sizeof(mf_loss_scaler), F_SCALER)}, {{0}}, 0},
+     {PTR("s", 0, P_REQ, P_INOUT, sizeof(mf_loss_scaler), F_SCALER)}, {{0}}, 0, 0},
     /* minifloat/mx.h */
     {"mf_mx_sizes", t_mx_sizes, MF_OK, MF_E_NULL, {.e = {MF_MXFP6_E3M2, MF_MX_ROWWISE, MF_MX_FP6_PACKED}, .n = {2, N}},
      {ENUM("type", 0, MF_MXINT8 + 1, MF_E_FORMAT), ENUM("axis", 1, 2, MF_E_ARG), ENUMX("flags", 2, NO_FAIL, MF_E_ARG, 2, 0x100, -1),
       DIM("rows", 0, 1, 1), DIM("cols", 1, 1, 32), PTR("elem_bytes", 0, P_OPT, P_OUT, sizeof(size_t), F_NONE),
       PTR("scale_count", 1, P_OPT, P_OUT, sizeof(size_t), F_NONE)},
-     {{0}}, 0},
+     {{0}}, 0, 0},
     {"mf_mx_scale_code", t_mx_scale_code, MF_OK, MF_E_NULL, {.e = {MF_MXFP8_E4M3, MF_MX_SCALE_FLOOR}, .f = {3.5f}},
-     {ENUM("type", 0, MF_MXINT8 + 1, MF_E_FORMAT), ENUM("rule", 1, 2, MF_E_ARG)}, {{0}}, 0},
+     {ENUM("type", 0, MF_MXINT8 + 1, MF_E_FORMAT), ENUM("rule", 1, 2, MF_E_ARG)}, {{0}}, 0, 0},
     {"mf_mx_quantize", t_mx_quantize, MF_OK, MF_E_NULL,
      {.e = {MF_MXFP4_E2M1, MF_MX_SCALE_RCEIL, MF_MX_ROWWISE, 0}, .n = {2, N}},
      {ENUM("type", 0, MF_MXINT8 + 1, MF_E_FORMAT), ENUM("rule", 1, 2, MF_E_ARG), ENUM("axis", 2, 2, MF_E_ARG),
@@ -493,23 +507,23 @@ static const ab_fn TABLE[] = {
       FENUMX("opts->round", 3, mf_opts, round, MF_ROUND_COUNT, MF_E_ROUND, MF_ROUND_TOWARD_ZERO, MF_ROUND_ODD),
       FENUM("opts->overflow", 3, mf_opts, overflow, MF_OVERFLOW_COUNT, MF_E_POLICY),
       FVAL("opts->threads", 3, FT_INT, mf_opts, threads, MF_E_ARG, -1, INT_MIN)},
-     {PAIR(1, 0), PAIR(2, 0), PAIR(1, 2)}, 3},
+     {PAIR(1, 0), PAIR(2, 0), PAIR(1, 2)}, 3, 0},
     {"mf_mx_dequantize", t_mx_dequantize, MF_OK, MF_E_NULL, {.e = {MF_MXFP8_E4M3, MF_MX_COLWISE, 0}, .n = {N, 2}},
      {ENUM("type", 0, MF_MXINT8 + 1, MF_E_FORMAT), ENUM("axis", 1, 2, MF_E_ARG), ENUMX("flags", 2, NO_FAIL, MF_E_ARG, 1, 4, -1),
       PTR("elems", 0, P_REQN, IO, 2 * N, F_BYTES), PTR("scales", 1, P_REQN, IO, 4, F_E8M0), DIM("rows", 0, 4, 32),
       DIM("cols", 1, 4, 1), PTR("y", 2, P_REQN, OE, 2 * N * 4, F_NONE)},
-     {PAIR(2, 0), PAIR(2, 1)}, 2},
+     {PAIR(2, 0), PAIR(2, 1)}, 2, 0},
     {"mf_fp6_pack", t_fp6_pack, MF_OK, MF_E_NULL, {.n = {N}},
      {PTR("dst", 0, P_REQN, OE, 3 * N / 4, F_NONE), PTR("src", 1, P_REQN, IO, N, F_BYTES), COUNT("n", 0, 1)},
-     {PAIR(0, 1)}, 1},
+     {PAIR(0, 1)}, 1, 0},
     {"mf_fp6_unpack", t_fp6_unpack, MF_OK, MF_E_NULL, {.n = {N}},
      {PTR("dst", 0, P_REQN, OE, N, F_NONE), PTR("src", 1, P_REQN, IO, 3 * N / 4, F_BYTES), COUNT("n", 0, 1)},
-     {PAIR(0, 1)}, 1},
+     {PAIR(0, 1)}, 1, 0},
     {"mf_nvfp4_sizes", t_nvfp4_sizes, MF_OK, MF_E_NULL, {.e = {MF_MX_ROWWISE}, .n = {3, 32}},
      {ENUM("axis", 0, 2, MF_E_ARG), DIM("rows", 0, 1, 1), DIM("cols", 1, 1, 16),
       PTR("elem_bytes", 0, P_OPT, P_OUT, sizeof(size_t), F_NONE), PTR("scale_count", 1, P_OPT, P_OUT, sizeof(size_t), F_NONE)},
-     {{0}}, 0},
-    {"mf_nvfp4_global_scale", t_nvfp4_global_scale, MF_OK, MF_E_NULL, {.f = {3.5f}}, {{0}}, {{0}}, 0},
+     {{0}}, 0, 0},
+    {"mf_nvfp4_global_scale", t_nvfp4_global_scale, MF_OK, MF_E_NULL, {.f = {3.5f}}, {{0}}, {{0}}, 0, 0},
     {"mf_nvfp4_quantize", t_nvfp4_quantize, MF_OK, MF_E_NULL, {.e = {MF_MX_ROWWISE}, .n = {2, 32}},
      {ENUM("axis", 0, 2, MF_E_ARG), PTR("x", 0, P_REQN, IO, 64 * 4, F_F32), DIM("rows", 0, 4, 1), DIM("cols", 1, 4, 16),
       PTR("elems", 1, P_REQN, OE, 32, F_NONE), PTR("scales", 2, P_REQN, OE, 4, F_NONE),
@@ -520,11 +534,29 @@ static const ab_fn TABLE[] = {
       FENUMX("opts->round", 5, mf_opts, round, MF_ROUND_COUNT, MF_E_ROUND, MF_ROUND_UP),
       FENUM("opts->overflow", 5, mf_opts, overflow, MF_OVERFLOW_COUNT, MF_E_POLICY),
       FVAL("opts->threads", 5, FT_INT, mf_opts, threads, MF_E_ARG, -1, INT_MIN)},
-     {PAIR(1, 0), PAIR(2, 0), PAIR(1, 2)}, 3},
+     {PAIR(1, 0), PAIR(2, 0), PAIR(1, 2)}, 3, 0},
     {"mf_nvfp4_dequantize", t_nvfp4_dequantize, MF_OK, MF_E_NULL, {.e = {MF_MX_COLWISE}, .n = {32, 2}, .f = {3.5f}},
      {ENUM("axis", 0, 2, MF_E_ARG), PTR("elems", 0, P_REQN, IO, 32, F_BYTES), PTR("scales", 1, P_REQN, IO, 4, F_E4M3S),
       DIM("rows", 0, 4, 16), DIM("cols", 1, 4, 1), PTR("y", 2, P_REQN, OE, 64 * 4, F_NONE)},
-     {PAIR(2, 0), PAIR(2, 1)}, 2},
+     {PAIR(2, 0), PAIR(2, 1)}, 2, 0},
+    /* minifloat/gemm.h: C (3 x 4 f32, read: beta = 0.5) = A (3 x 5 e4m3) B (5 x 4 bf16), row-major */
+    {"mf_gemm", t_gemm, MF_OK, MF_E_NULL,
+     {.e = {MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, MF_FP8_E4M3, MF_BF16, MF_FP32}, .n = {3, 4, 5, 5, 4, 4}, .f = {1.0f, 0.5f}},
+     {ENUM("layout", 0, 2, MF_E_ARG), ENUM("trans_a", 1, 2, MF_E_ARG), ENUM("trans_b", 2, 2, MF_E_ARG),
+      COUNT("m", 0, 4), {.kind = K_COUNT, .name = "n", .slot = 1, .bytes = 4, .err = MF_E_ARG}, /* n > ldb */
+      {.kind = K_COUNT, .name = "k", .slot = 2, .bytes = 4, .err = MF_E_ARG, .zero_writes = 1}, /* k > lda */
+      PTR("a", 0, P_REQN, IO, 15, F_BYTES), ENUMX("fmt_a", 3, MF_FORMAT_COUNT, MF_E_FORMAT, MF_E8M0, MF_FP64),
+      LD("lda", 3, 1), PTR("b", 1, P_REQN, IO, 40, F_BYTES), ENUMX("fmt_b", 4, MF_FORMAT_COUNT, MF_E_FORMAT, MF_E8M0, MF_FP64),
+      LD("ldb", 4, 2), PTR("c", 2, P_REQN, IOE, 48, F_F32),
+      ENUMX("fmt_c", 5, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E4M3, MF_FP64, MF_FP4_E2M1), LD("ldc", 5, 4),
+      PTRL("opts", 3, P_OPT, P_IN, sizeof(mf_gemm_opts), F_GOPTS, 4), PTR("opts->stats", 4, P_OPT, P_OUT, sizeof(mf_stats), F_NONE),
+      FENUM("opts->accum", 3, mf_gemm_opts, accum, MF_ACCUM_COUNT, MF_E_ARG),
+      FENUM("opts->scale_a.kind", 3, mf_gemm_opts, scale_a.kind, MF_GEMM_SCALE_COUNT, MF_E_ARG),
+      FENUM("opts->scale_b.kind", 3, mf_gemm_opts, scale_b.kind, MF_GEMM_SCALE_COUNT, MF_E_ARG),
+      FENUM("opts->round", 3, mf_gemm_opts, round, MF_ROUND_COUNT, MF_E_ROUND),
+      FENUM("opts->overflow", 3, mf_gemm_opts, overflow, MF_OVERFLOW_COUNT, MF_E_POLICY),
+      FVAL("opts->threads", 3, FT_INT, mf_gemm_opts, threads, MF_E_ARG, -1, INT_MIN)},
+     {PAIR(2, 0), PAIR(2, 1)}, 2, 1u << 0},
 };
 /* clang-format on */
 #define N_TABLE (sizeof TABLE / sizeof TABLE[0])
@@ -609,6 +641,15 @@ static void fill(const ab_fn *f, ab_call *c)
             mf_opts o;
             memset(&o, 0, sizeof o);
             o.stats = a->link >= 0 ? c->p[a->link] : NULL;
+            memcpy(b, &o, sizeof o);
+            break;
+        }
+        case F_GOPTS: {
+            mf_gemm_opts o;
+            memset(&o, 0, sizeof o);
+            o.accum = MF_ACCUM_EXACT;
+            o.round = MF_ROUND_TOWARD_ZERO;
+            o.stats = c->p[a->link];
             memcpy(b, &o, sizeof o);
             break;
         }
@@ -746,7 +787,8 @@ static void check_fn(const ab_fn *f)
                 fresh(f, &c, -1, -1);
                 c.p[a->slot] = NULL;
                 for (int k = 0; k < AB_NN; k++)
-                    c.n[k] = 0;
+                    if (!f->empty_mask || (f->empty_mask >> k & 1))
+                        c.n[k] = 0;
                 fill(f, &c);
                 expect(f, &c, f->ok, 1, "NULL with empty tensor", a->name, 0);
             }
@@ -792,11 +834,11 @@ static void check_fn(const ab_fn *f)
             fresh(f, &c, -1, -1);
             fill(f, &c);
             c.n[a->slot] = 0;
-            expect(f, &c, a->zero_ret, 1, "zero", a->name, 0);
+            expect(f, &c, a->zero_ret, !a->zero_writes, "zero", a->name, 0);
             fresh(f, &c, -1, -1);
             fill(f, &c);
             c.n[a->slot] = 1;
-            expect(f, &c, m > 1 ? MF_E_ARG : f->ok, 0, "one", a->name, 1);
+            expect(f, &c, a->one_set ? a->one_ret : m > 1 ? MF_E_ARG : f->ok, 0, "one", a->name, 1);
             if (m > 1) {
                 fresh(f, &c, -1, -1);
                 fill(f, &c);

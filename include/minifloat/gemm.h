@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* minifloat/gemm.h - mixed-precision matrix multiplication with FP32 or exact accumulation
+ * (compiled library).
+ *
+ *   C = alpha * (sa * op(A)) (sb * op(B)) + beta * C
+ *
+ * op(A) is m x k, op(B) is k x n, C is m x n, with BLAS's conventions (layout, transposes, leading
+ * dimensions). A and B hold elements of any narrow format of the library (f32, f16, bf16, e4m3, e5m2,
+ * e2m3, e3m2, e2m1) in the array layouts of minifloat/convert.h; an element (r, c) of a stored matrix
+ * is element r * ld + c (row-major) or r + c * ld (column-major) of its array, so e2m1 elements pack
+ * two per byte along that index. C is f32, f16 or bf16 (as float / uint16_t codes).
+ *
+ * How the products are summed (mf_gemm_opts.accum):
+ *   MF_ACCUM_FP32   each product exact, the running sum a binary32 number rounded to nearest even
+ *                   after every addition: acc = fma(a_p, b_p, acc) for p = 0, 1, ..., k-1 in that order,
+ *                   starting from +0 (a GPU's or BLAS's FP32 accumulator, in one fixed order).
+ *   MF_ACCUM_EXACT  the exact dot product: no rounding before the output's (the reference).
+ * Then every element of C is rounded once: the exact value alpha * s * acc + beta * c (s the product
+ * of the scales that apply to it) is rounded into C's format with opts->round and opts->overflow, as
+ * mf_convert rounds a value (stochastic rounding: element (i, j) takes mf_sr_rbits(seed, sr_offset +
+ * i * n + j, mf_sr_width(fmt_c))). So an f32 C with alpha = 1, no scales and beta = 0 holds the
+ * accumulator itself.
+ *
+ * IEEE specials: a NaN element, or inf * 0, or inf - inf anywhere in the computation makes the result
+ * NaN (the NaN mf_convert produces, mf_format_desc.nan_code: f32 0x7FFFFFFF, f16 and bf16 0x7FFF); an
+ * infinite sum is an infinite result, rounded under the overflow policy (saturation gives +-max). An
+ * exact zero is +0. With beta = 0, C is not read (a NaN in C is ignored, as in BLAS); with alpha = 0 or
+ * k = 0, A and B are not read.
+ *
+ * Results do not depend on the caller's floating-point environment (rounding mode, FTZ/DAZ): the
+ * accumulation runs in the default environment, the rest in integers.
+ */
+#ifndef MINIFLOAT_GEMM_H
+#define MINIFLOAT_GEMM_H
+
+#include "types.h"
+
+MF_BEGIN_DECLS
+
+typedef enum { MF_ROW_MAJOR, MF_COL_MAJOR } mf_layout;
+typedef enum { MF_NO_TRANS, MF_TRANS } mf_trans;
+
+/* How the products are accumulated (see above). New models are appended. */
+typedef enum {
+    MF_ACCUM_FP32, /* binary32 accumulator, rn after each addition, products exact (the default) */
+    MF_ACCUM_EXACT /* exact sum, rounded once into C */
+} mf_accum;
+
+#define MF_ACCUM_COUNT 2
+
+/* Scales applied to A's or B's elements: value = element * scale. */
+typedef enum {
+    MF_GEMM_SCALE_NONE,   /* no scale (data ignored) */
+    MF_GEMM_SCALE_TENSOR, /* one float for the whole matrix: data -> float */
+    MF_GEMM_SCALE_VECTOR  /* one float per row of op(A) (m of them) or per column of op(B) (n):
+                             data -> float[m] or float[n] */
+} mf_gemm_scale_kind;
+
+#define MF_GEMM_SCALE_COUNT 3
+
+typedef struct mf_gemm_scale {
+    mf_gemm_scale_kind kind;
+    const void *data; /* the scales, as said for each kind */
+} mf_gemm_scale;
+
+/* Options; all-zero (or a NULL pointer) means FP32 accumulation, no scales, C rounded to nearest even
+ * with IEEE overflow, no stats, one thread. */
+typedef struct mf_gemm_opts {
+    mf_accum accum;
+    mf_gemm_scale scale_a, scale_b;
+    mf_round round;       /* how C is rounded */
+    mf_overflow overflow; /* ... and its overflow */
+    uint64_t seed;        /* MF_ROUND_STOCHASTIC: Philox key, as in mf_opts */
+    uint64_t sr_offset;   /* ... stream index of C's element (0, 0) */
+    mf_stats *stats;      /* NULL, or the events of C's m * n roundings (overwritten), as mf_convert counts */
+    int threads;          /* >= 0; the work runs on the calling thread */
+} mf_gemm_opts;
+
+/* C = alpha * op(A) op(B) + beta * C, as described above.
+ *
+ * layout: how A, B and C are stored. op(X) = X (MF_NO_TRANS) or its transpose (MF_TRANS). The stored A
+ * is m x k (k x m when transposed) with leading dimension lda >= its row length in the layout
+ * (row-major: its number of columns; column-major: its number of rows), and at least 1; likewise B
+ * (k x n, or n x k transposed) and C (m x n). ld is counted in elements (for e2m1, nibbles).
+ * Scales: opts->scale_a / scale_b; their values are used as given (any binary32, NaN and inf follow
+ * the IEEE rules above).
+ *
+ * Returns MF_OK, or a negative code and writes nothing (C and stats untouched):
+ *   MF_E_ARG      layout, trans_a or trans_b not one of their values; an ld too small; opts->accum or a
+ *                 scale kind unknown; opts->threads negative;
+ *   MF_E_FORMAT   fmt_a or fmt_b not f32, f16, bf16, e4m3, e5m2, e2m3, e3m2 or e2m1; fmt_c not f32, f16
+ *                 or bf16;
+ *   MF_E_ROUND / MF_E_POLICY  opts->round / opts->overflow out of range;
+ *   MF_E_NULL     C NULL while m * n > 0; A or B NULL while m * n * k > 0 and alpha != 0; a scale's
+ *                 data NULL where its kind needs it and A or B is read;
+ *   MF_E_SIZE     a matrix spans more than 2^57 bytes (PTRDIFF_MAX on 32-bit targets) or past the end of
+ *                 the address space (m, n, k or an ld a negative int cast to size_t);
+ *   MF_E_OVERLAP  C's bytes overlap A's, B's or a scale array's.
+ * m = 0 or n = 0 succeeds and touches nothing (stats zeroed). */
+MF_API int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size_t n, size_t k, float alpha,
+                   const void *a, mf_format fmt_a, size_t lda, const void *b, mf_format fmt_b, size_t ldb, float beta,
+                   void *c, mf_format fmt_c, size_t ldc, const mf_gemm_opts *opts);
+
+MF_END_DECLS
+
+#endif /* MINIFLOAT_GEMM_H */
