@@ -89,6 +89,7 @@ const char *mf_strerror(int code)
     case MF_E_OVERLAP: return "source and destination overlap and their formats differ";
     case MF_E_SIZE: return "element count too large for the address space";
     case MF_E_ARG: return "invalid argument (e.g. a negative thread count)";
+    case MF_E_NOMEM: return "out of memory for a work buffer";
     default: return "unknown status code";
     }
 }

@@ -73,7 +73,7 @@ typedef struct mf_gemm_opts {
     uint64_t seed;        /* MF_ROUND_STOCHASTIC: Philox key, as in mf_opts */
     uint64_t sr_offset;   /* ... stream index of C's element (0, 0) */
     mf_stats *stats;      /* NULL, or the events of C's m * n roundings (overwritten), as mf_convert counts */
-    int threads;          /* >= 0; the work runs on the calling thread */
+    int threads;          /* 0 or 1: the calling thread; N > 1: up to N threads (the same bits whatever N) */
 } mf_gemm_opts;
 
 /* C = alpha * op(A) op(B) + beta * C, as described above.
@@ -95,8 +95,13 @@ typedef struct mf_gemm_opts {
  *                 data NULL where its kind needs it and A or B is read;
  *   MF_E_SIZE     a matrix spans more than 2^57 bytes (PTRDIFF_MAX on 32-bit targets) or past the end of
  *                 the address space (m, n, k or an ld a negative int cast to size_t);
- *   MF_E_OVERLAP  C's bytes overlap A's, B's or a scale array's.
- * m = 0 or n = 0 succeeds and touches nothing (stats zeroed). */
+ *   MF_E_OVERLAP  C's bytes overlap A's, B's or a scale array's;
+ *   MF_E_NOMEM    the work buffers (packed panels of A and B, binary32 tiles of C) could not be allocated.
+ * m = 0 or n = 0 succeeds and touches nothing (stats zeroed).
+ *
+ * MF_ACCUM_FP32 runs on packed panels with a micro-kernel of this CPU's instruction set (AVX2 FMA, or
+ * portable C): each accumulator is still the one fma chain above, so every kernel and thread count gives
+ * the same bits. MF_ACCUM_EXACT is a reference: one element at a time, on the calling thread. */
 MF_API int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size_t n, size_t k, float alpha,
                    const void *a, mf_format fmt_a, size_t lda, const void *b, mf_format fmt_b, size_t ldb, float beta,
                    void *c, mf_format fmt_c, size_t ldc, const mf_gemm_opts *opts);

@@ -9,13 +9,19 @@
 #include <fenv.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#if MF_HAVE_PTHREADS
+#include <pthread.h>
+#endif
 
 #include <minifloat.h>
 #include <minifloat/gemm.h>
 
 #include "../internal.h"
 #include "bigacc.h"
+#include "kernels.h"
 
 /* ---- element access ---------------------------------------------------------------------------- */
 
@@ -45,14 +51,6 @@ static uint32_t elem_bits(const mat *x, size_t r, size_t c)
 {
     const uint32_t code = code_at(x->base, x->fmt, r * x->rs + c * x->cs);
     return x->fmt == MF_FP32 ? code : mf__f32_bits(mf_to_f32(x->fmt, code));
-}
-
-static float elem_f32(const mat *x, size_t r, size_t c)
-{
-    const uint32_t b = elem_bits(x, r, c);
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
 }
 
 /* ---- exact values with IEEE specials ------------------------------------------------------------ */
@@ -136,17 +134,50 @@ typedef struct gemm {
     size_t c_rs, c_cs;
     const mf_gemm_opts *o;
     int products; /* alpha != 0 and k > 0: the dot products are formed */
+    int direct;   /* alpha = 1, no scales, beta = 0: C is the accumulator rounded once */
+    int scaled_rn; /* f32 C, rn, IEEE, beta = 0, no stats, alpha * scales one binary32 factor: C = fl(acc * factor) */
+    float factor;
 } gemm;
+
+static void count_events(mf_stats *st, unsigned ev)
+{
+    st->overflow += (ev & MF__EV_OVERFLOW) != 0;
+    st->underflow += (ev & MF__EV_UNDERFLOW) != 0;
+    st->subnormal += (ev & MF__EV_SUBNORMAL) != 0;
+    st->nan += (ev & MF__EV_NAN) != 0;
+    st->inexact += (ev & MF__EV_INEXACT) != 0;
+}
+
+/* the random bits of C(i, j) under stochastic rounding (0 otherwise) */
+static uint32_t c_rbits(const gemm *g, size_t i, size_t j)
+{
+    return g->o->round == MF_ROUND_STOCHASTIC
+               ? mf_sr_rbits(g->o->seed, g->o->sr_offset + i * g->n + j, mf_sr_width(g->fmt_c))
+               : 0;
+}
+
+/* store code as C's element idx, and count its events */
+static void c_store(const gemm *g, size_t idx, uint32_t code, unsigned ev, mf_stats *st)
+{
+    unsigned char *cb = (unsigned char *)g->c;
+    if (g->fmt_c == MF_FP32) {
+        memcpy(cb + 4 * idx, &code, 4);
+    } else {
+        const uint16_t h = (uint16_t)code;
+        memcpy(cb + 2 * idx, &h, 2);
+    }
+    if (st && ev)
+        count_events(st, ev);
+}
 
 /* Round alpha * scales * dot + beta * c into C(i, j). */
 static void finish(const gemm *g, xval *x, size_t i, size_t j, mf_stats *st)
 {
     const mf__fmt f = mf__fmt_get(g->fmt_c);
     const size_t idx = i * g->c_rs + j * g->c_cs;
-    unsigned char *cb = (unsigned char *)g->c;
     mf__unpacked u;
     unsigned ev = 0;
-    uint32_t code, rbits = 0;
+    uint32_t code;
 
     if (g->products) {
         xv_scale(x, g->alpha);
@@ -170,22 +201,8 @@ static void finish(const gemm *g, xval *x, size_t i, size_t j, mf_stats *st)
     } else {
         u = big_unpack(&x->v);
     }
-    if (g->o->round == MF_ROUND_STOCHASTIC)
-        rbits = mf_sr_rbits(g->o->seed, g->o->sr_offset + i * g->n + j, mf_sr_width(g->fmt_c));
-    code = mf__round_pack(f, u, g->o->round, g->o->overflow, rbits, &ev);
-    if (g->fmt_c == MF_FP32) {
-        memcpy(cb + 4 * idx, &code, 4);
-    } else {
-        const uint16_t h = (uint16_t)code;
-        memcpy(cb + 2 * idx, &h, 2);
-    }
-    if (st) {
-        st->overflow += (ev & MF__EV_OVERFLOW) != 0;
-        st->underflow += (ev & MF__EV_UNDERFLOW) != 0;
-        st->subnormal += (ev & MF__EV_SUBNORMAL) != 0;
-        st->nan += (ev & MF__EV_NAN) != 0;
-        st->inexact += (ev & MF__EV_INEXACT) != 0;
-    }
+    code = mf__round_pack(f, u, g->o->round, g->o->overflow, c_rbits(g, i, j), &ev);
+    c_store(g, idx, code, ev, st);
 }
 
 /* MF_ACCUM_EXACT: one element at a time, each product added exactly */
@@ -203,44 +220,422 @@ static void run_exact(const gemm *g, mf_stats *st)
         }
 }
 
-/* MF_ACCUM_FP32, portable: tiles of C whose panels of A and B are widened to binary32 once per
- * k-block; each element's sum runs over p = 0 .. k-1 in order, with fmaf. */
-enum { TM = 16, TN = 16, TK = 256 };
-static void run_fp32(const gemm *g, mf_stats *st)
+/* ---- MF_ACCUM_FP32: packed panels and a micro-kernel ------------------------------------------------
+ *
+ * The blocking of BLIS / GotoBLAS: for each block of NC columns, all of op(B) is widened to binary32
+ * once, in slivers of NR columns per KC rows; for each block of MC rows, op(A) is widened in slivers of
+ * MR rows per KC columns, and the micro-kernel (kernels.h) runs each tile's sums over one KC block into
+ * a binary32 work tile W, which carries them from one KC block to the next. Every accumulator therefore
+ * gets fma(a_p, b_p, acc) for p = 0 .. k-1 in order from +0, whatever the kernel, block sizes or thread
+ * count. Edges are padded with zeros in the slivers, which only the padding's accumulators see.
+ */
+enum { MC = 96, KC = 256, NC_MAX = 1024, BP_BUDGET = 1 << 22 /* floats of packed B */ };
+
+/* one element's decoding */
+typedef struct dec {
+    const void *base;
+    mf_format fmt;
+    size_t rs, cs;
+    float lut[256];           /* the value of every code of a format of 8 bits or fewer */
+    const mf__backend *widen; /* the backend that widens contiguous f16 runs */
+} dec;
+
+static void dec_init(dec *d, const mat *x)
 {
-    float ap[TM * TK], bp[TN * TK], acc[TM * TN];
-    xval x;
-    for (size_t i0 = 0; i0 < g->m; i0 += TM) {
-        const size_t mb = g->m - i0 < TM ? g->m - i0 : TM;
-        for (size_t j0 = 0; j0 < g->n; j0 += TN) {
-            const size_t nb = g->n - j0 < TN ? g->n - j0 : TN;
-            memset(acc, 0, sizeof acc);
-            for (size_t p0 = 0; g->products && p0 < g->k; p0 += TK) {
-                const size_t kb = g->k - p0 < TK ? g->k - p0 : TK;
-                for (size_t ii = 0; ii < mb; ii++)
-                    for (size_t pp = 0; pp < kb; pp++)
-                        ap[ii * TK + pp] = elem_f32(&g->a, i0 + ii, p0 + pp);
-                for (size_t jj = 0; jj < nb; jj++)
-                    for (size_t pp = 0; pp < kb; pp++)
-                        bp[jj * TK + pp] = elem_f32(&g->b, p0 + pp, j0 + jj);
-                for (size_t ii = 0; ii < mb; ii++)
-                    for (size_t jj = 0; jj < nb; jj++) {
-                        float s = acc[ii * TN + jj];
-                        for (size_t pp = 0; pp < kb; pp++)
-                            s = fmaf(ap[ii * TK + pp], bp[jj * TK + pp], s);
-                        acc[ii * TN + jj] = s;
-                    }
+    d->base = x->base, d->fmt = x->fmt, d->rs = x->rs, d->cs = x->cs;
+    d->widen = mf__backend_for(mf__backend_active(), MF_FP32, x->fmt);
+    if (x->fmt != MF_FP32 && x->fmt != MF_FP16 && x->fmt != MF_BF16)
+        for (uint32_t c = 0; c < 256; c++)
+            d->lut[c] = mf_to_f32(x->fmt, x->fmt == MF_FP4_E2M1                            ? c & 0xF
+                                          : x->fmt == MF_FP6_E2M3 || x->fmt == MF_FP6_E3M2 ? c & 0x3F
+                                                                                           : c);
+}
+
+/* count elements from array index idx on, step apart, widened into out[0], out[ostep], ... */
+static void dec_run(float *out, size_t ostep, const dec *d, size_t idx, size_t step, size_t count)
+{
+    const unsigned char *b = (const unsigned char *)d->base;
+    size_t q;
+    switch (d->fmt) {
+    case MF_FP32:
+        for (q = 0; q < count; q++, idx += step)
+            memcpy(out + q * ostep, b + 4 * idx, 4);
+        break;
+    case MF_FP16:
+        if (step == 1 && d->widen) { /* contiguous: the backend's conversion (F16C where there is one) */
+            static const mf_opts rn;
+            float tmp[256];
+            for (q = 0; q < count; q += 256) {
+                const size_t m = count - q < 256 ? count - q : 256;
+                float *dst = ostep == 1 ? out + q : tmp;
+                d->widen->convert(MF_FP32, dst, MF_FP16, b + 2 * (idx + q), m, &rn, NULL);
+                if (ostep != 1)
+                    for (size_t r = 0; r < m; r++)
+                        out[(q + r) * ostep] = tmp[r];
             }
-            for (size_t ii = 0; ii < mb; ii++)
-                for (size_t jj = 0; jj < nb; jj++) {
-                    const uint32_t s = mf__f32_bits(acc[ii * TN + jj]);
-                    x.cls = XV_FIN, x.neg = 0;
-                    big_zero(&x.v);
-                    xv_fma(&x, s, 0x3F800000u); /* the accumulator's value, specials included */
-                    finish(g, &x, i0 + ii, j0 + jj, st);
-                }
+            break;
+        }
+        for (q = 0; q < count; q++, idx += step) {
+            uint16_t h;
+            memcpy(&h, b + 2 * idx, 2);
+            out[q * ostep] = mf_to_f32(MF_FP16, h);
+        }
+        break;
+    case MF_BF16:
+        for (q = 0; q < count; q++, idx += step) {
+            uint16_t h;
+            uint32_t u;
+            memcpy(&h, b + 2 * idx, 2);
+            u = (uint32_t)h << 16;
+            memcpy(out + q * ostep, &u, 4);
+        }
+        break;
+    case MF_FP4_E2M1:
+        for (q = 0; q < count; q++, idx += step)
+            out[q * ostep] = d->lut[(b[idx / 2] >> (4 * (idx & 1))) & 0xF];
+        break;
+    default:
+        for (q = 0; q < count; q++, idx += step)
+            out[q * ostep] = d->lut[b[idx]];
+    }
+}
+
+/* op(A)'s rows [i0, i0 + mb) x columns [p0, p0 + kb) into slivers of mr rows (zero rows past mb) */
+static void pack_a(float *ap, const dec *a, size_t i0, size_t mb, size_t p0, size_t kb, int mr)
+{
+    for (size_t s = 0; s < mb; s += (size_t)mr, ap += (size_t)mr * kb)
+        for (size_t r = 0; r < (size_t)mr; r++) {
+            if (s + r < mb)
+                dec_run(ap + r, (size_t)mr, a, (i0 + s + r) * a->rs + p0 * a->cs, a->cs, kb);
+            else
+                for (size_t p = 0; p < kb; p++)
+                    ap[p * (size_t)mr + r] = 0.0f;
+        }
+}
+
+/* op(B)'s rows [0, k) x the columns of slivers [t0, t1) of the block starting at column j0 (nb columns):
+ * per KC block of rows, slivers of nr columns, zero columns past nb. Each row's run is widened at once
+ * (one call of the backend's conversion for f16), then dealt out to the slivers. */
+static void pack_b(float *bp, const dec *b, size_t k, size_t j0, size_t nb, int nr, size_t t0, size_t t1)
+{
+    const size_t NR = (size_t)nr, ncp = (nb + NR - 1) / NR * NR, c0 = t0 * NR, c1 = t1 * NR < nb ? t1 * NR : nb;
+    float row[NC_MAX];
+    for (size_t p0 = 0; p0 < k; p0 += KC) {
+        const size_t kb = k - p0 < KC ? k - p0 : KC;
+        for (size_t p = 0; p < kb; p++) {
+            dec_run(row, 1, b, (p0 + p) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
+            for (size_t c = c1 - c0; c < (t1 - t0) * NR; c++)
+                row[c] = 0.0f;
+            for (size_t t = t0; t < t1; t++)
+                memcpy(bp + p0 * ncp + t * NR * kb + p * NR, row + (t - t0) * NR, NR * sizeof(float));
         }
     }
+}
+
+static size_t round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
+
+/* Store accumulator s as C(i, j) where alpha = 1, there are no scales and beta = 0: one rounding of s */
+static void store_acc(const gemm *g, float s, size_t i, size_t j, mf_stats *st)
+{
+    unsigned ev = 0;
+    uint32_t code = mf__f32_bits(s);
+    if (g->fmt_c == MF_FP32) { /* exact but for the specials */
+        const uint32_t mag = code & 0x7FFFFFFFu;
+        if (mag > 0x7F800000u)
+            code = 0x7FFFFFFFu, ev = MF__EV_NAN;
+        else if (mag == 0x7F800000u && g->o->overflow == MF_OVERFLOW_SATURATE)
+            code = (code & 0x80000000u) | 0x7F7FFFFFu, ev = MF__EV_OVERFLOW | MF__EV_INEXACT;
+        else if (mag != 0 && mag < 0x00800000u)
+            ev = MF__EV_SUBNORMAL;
+    } else {
+        code = mf_from_f32_ev(g->fmt_c, s, g->o->round, g->o->overflow, c_rbits(g, i, j), &ev);
+    }
+    c_store(g, i * g->c_rs + j * g->c_cs, code, ev, st);
+}
+
+/* alpha * sa[i] * sb[j] as one binary32 number, if it is one exactly (1 = yes) */
+static int factor_f32(const gemm *g, size_t i, size_t j, float *f)
+{
+    float alpha, t;
+    double p;
+    memcpy(&alpha, &g->alpha, 4);
+    t = alpha;
+    if (g->sa) {
+        p = (double)t * (double)g->sa[i * g->sa_step]; /* exact: two 24-bit significands */
+        t = (float)p;
+        if ((double)t != p)
+            return 0;
+    }
+    if (g->sb) {
+        p = (double)t * (double)g->sb[j * g->sb_step];
+        t = (float)p;
+        if ((double)t != p)
+            return 0;
+    }
+    *f = t;
+    return isfinite(t);
+}
+
+/* C(i, j) from the binary32 accumulator s: alpha * scales * s + beta * c rounded once. Where the factor is a
+ * binary32 number and everything is finite, the value is formed in binary64: s * F and beta * c are exact
+ * there (48-bit products between 2^-298 and 2^256), and their sum is rounded to odd (TwoSum), which keeps
+ * every rounding into a format of 24 bits or fewer exact; otherwise (and for stochastic rounding into f32,
+ * whose 32 random bits see past binary64's last bit) the exact fixed-point path. */
+static void epi_one(const gemm *g, float s, size_t i, size_t j, mf_stats *st)
+{
+    const uint32_t sbits = mf__f32_bits(s);
+    float f, cv = 0.0f;
+    xval x;
+    if (g->direct) {
+        store_acc(g, s, i, j, st);
+        return;
+    }
+    if ((sbits & 0x7FFFFFFFu) < 0x7F800000u && factor_f32(g, i, j, &f)) {
+        const size_t idx = i * g->c_rs + j * g->c_cs;
+        const int has_c = !bits_zero(g->beta);
+        double v = (double)s * (double)f, e = 0.0;
+        if (has_c) {
+            const uint32_t cb = g->fmt_c == MF_FP32 ? code_at(g->c, MF_FP32, idx)
+                                                    : mf__f32_bits(mf_to_f32(g->fmt_c, code_at(g->c, g->fmt_c, idx)));
+            float beta;
+            memcpy(&cv, &cb, 4);
+            memcpy(&beta, &g->beta, 4);
+            if (isfinite(cv) && isfinite(beta)) {
+                const double y = (double)beta * (double)cv, sum = v + y, bb = sum - v;
+                e = (v - (sum - bb)) + (y - bb); /* TwoSum: v + y = sum + e exactly */
+                v = sum;
+            } else {
+                goto exact;
+            }
+        }
+        if (v == 0.0) {
+            v = 0.0; /* an exact zero is +0 */
+        } else if (e != 0.0) {
+            uint64_t u;
+            if (g->o->round == MF_ROUND_STOCHASTIC && g->fmt_c == MF_FP32)
+                goto exact;
+            memcpy(&u, &v, 8);
+            if (!(u & 1)) /* round to odd: toward e, to the odd neighbour */
+                u += (e > 0.0) == (v > 0.0) ? 1 : (uint64_t)-1;
+            memcpy(&v, &u, 8);
+        }
+        {
+            unsigned ev = 0;
+            const uint32_t code = mf_from_f64_ev(g->fmt_c, v, g->o->round, g->o->overflow, c_rbits(g, i, j), &ev);
+            c_store(g, idx, code, ev, st);
+        }
+        return;
+    }
+exact:
+    x.cls = XV_FIN, x.neg = 0;
+    big_zero(&x.v);
+    xv_fma(&x, sbits, 0x3F800000u); /* the accumulator's value, specials included */
+    finish(g, &x, i, j, st);
+}
+
+/* no NaN, inf or subnormal among n binary32 values: stored as they are when alpha = 1, no scales, beta = 0 */
+static int plain_run(const float *w, size_t n)
+{
+    uint32_t bad = 0, u;
+    for (size_t q = 0; q < n; q++) {
+        memcpy(&u, w + q, 4);
+        u &= 0x7FFFFFFFu;
+        bad |= (uint32_t)(u >= 0x7F800000u) | (uint32_t)(u - 1u < 0x007FFFFFu);
+    }
+    return !bad;
+}
+
+/* One thread's share of a column block: the row blocks i0 = (first + q * step) * MC. */
+typedef struct fp32_job {
+    const gemm *g;
+    const mf__gemm_ukr *k;
+    const dec *a;
+    const float *bp;
+    size_t j0, nb;
+    size_t first, step;
+    float *ap, *w;
+    mf_stats st;
+    int count;
+} fp32_job;
+
+static void fp32_rows(fp32_job *jb)
+{
+    const gemm *g = jb->g;
+    const mf__gemm_ukr *k = jb->k;
+    const size_t mr = (size_t)k->mr, nr = (size_t)k->nr, ncp = round_up(jb->nb, nr), tn = ncp / nr;
+    for (size_t i0 = jb->first * MC; i0 < g->m; i0 += jb->step * MC) {
+        const size_t mb = g->m - i0 < MC ? g->m - i0 : MC, mcp = round_up(mb, mr);
+        memset(jb->w, 0, mcp * ncp * sizeof(float));
+        for (size_t p0 = 0; g->products && p0 < g->k; p0 += KC) {
+            const size_t kb = g->k - p0 < KC ? g->k - p0 : KC;
+            const float *bpc = jb->bp + p0 * ncp;
+            pack_a(jb->ap, jb->a, i0, mb, p0, kb, k->mr);
+            for (size_t t = 0; t < tn; t++)
+                for (size_t s = 0; s < mcp / mr; s++)
+                    k->fn(kb, jb->ap + s * mr * kb, bpc + t * nr * kb, jb->w + (s * tn + t) * mr * nr);
+        }
+        for (size_t ii = 0; ii < mb; ii++) {
+            const size_t i = i0 + ii;
+            const float *wrow = jb->w + (ii / mr) * tn * mr * nr + (ii % mr) * nr;
+            for (size_t t = 0; t < tn; t++) {
+                const float *src = wrow + t * mr * nr;
+                const size_t j = jb->j0 + t * nr, cnt = jb->nb - t * nr < nr ? jb->nb - t * nr : nr;
+                if (g->direct && g->fmt_c == MF_FP32 && g->c_cs == 1 && plain_run(src, cnt)) {
+                    memcpy((float *)g->c + i * g->c_rs + j, src, cnt * sizeof(float));
+                    continue;
+                }
+                if (g->scaled_rn && g->c_cs == 1 && plain_run(src, cnt)) { /* fl(acc * F): one rn rounding */
+                    float *dst = (float *)g->c + i * g->c_rs + j;
+                    for (size_t q = 0; q < cnt; q++)
+                        dst[q] = src[q] == 0.0f ? 0.0f : src[q] * g->factor; /* an exact zero is +0 */
+                    continue;
+                }
+                for (size_t q = 0; q < cnt; q++)
+                    epi_one(g, src[q], i, j + q, jb->count ? &jb->st : NULL);
+            }
+        }
+    }
+}
+
+/* A thread's packing of B: slivers [t0, t1) of the current column block */
+typedef struct packb_job {
+    float *bp;
+    const dec *b;
+    size_t k, j0, nb, t0, t1;
+    int nr;
+} packb_job;
+
+static void packb_run(void *arg)
+{
+    packb_job *p = (packb_job *)arg;
+    pack_b(p->bp, p->b, p->k, p->j0, p->nb, p->nr, p->t0, p->t1);
+}
+static void fp32_run(void *arg) { fp32_rows((fp32_job *)arg); }
+
+#if MF_HAVE_PTHREADS
+typedef struct par_arg {
+    void (*fn)(void *);
+    void *job;
+} par_arg;
+static void *par_thread(void *arg)
+{
+    par_arg *a = (par_arg *)arg;
+    a->fn(a->job);
+    return NULL;
+}
+#endif
+
+/* fn(jobs + t * size) for t < nt, on nt threads where they can be started (else on this one) */
+static void par_for(void (*fn)(void *), void *jobs, size_t size, size_t nt)
+{
+    size_t started = 1;
+#if MF_HAVE_PTHREADS
+    pthread_t tid[64];
+    par_arg args[64];
+    for (; started < nt && started < 64; started++) {
+        args[started].fn = fn, args[started].job = (char *)jobs + started * size;
+        if (pthread_create(&tid[started], NULL, par_thread, &args[started]) != 0)
+            break;
+    }
+#endif
+    fn(jobs);
+    for (size_t t = started; t < nt; t++) /* the shares of threads that could not start */
+        fn((char *)jobs + t * size);
+#if MF_HAVE_PTHREADS
+    for (size_t t = 1; t < started; t++)
+        pthread_join(tid[t], NULL);
+#endif
+}
+
+enum { GEMM_MAX_THREADS = 64 };
+
+/* The kernel for this process's backend: the one place that chooses. */
+static const mf__gemm_ukr *pick_ukr(void)
+{
+    static const struct {
+        const char *backend;
+        const mf__gemm_ukr *ukr;
+    } table[] = {
+#if MF_HAVE_BACKEND_avx2
+        {"avx512bf16", &mf__gemm_ukr_avx2},
+        {"avx512", &mf__gemm_ukr_avx2},
+        {"avx2", &mf__gemm_ukr_avx2},
+#endif
+        {"portable", &mf__gemm_ukr_portable},
+    };
+    const char *name = mf__backend_active()->name;
+    for (size_t q = 0; q < sizeof table / sizeof table[0]; q++)
+        if (strcmp(table[q].backend, name) == 0)
+            return table[q].ukr;
+    return &mf__gemm_ukr_portable;
+}
+
+static int run_fp32(const gemm *g, mf_stats *st)
+{
+    const mf__gemm_ukr *k = pick_ukr();
+    const size_t mr = (size_t)k->mr, nr = (size_t)k->nr;
+    const size_t kk = g->k ? g->k : 1;
+    size_t ncb = BP_BUDGET / kk / nr * nr, nt = g->o->threads > 1 ? (size_t)g->o->threads : 1;
+    fp32_job jobs[GEMM_MAX_THREADS];
+    size_t mcp, ap_size;
+    float *bp, *work;
+    void *bp_mem, *work_mem;
+    dec da, db;
+    int rc = MF_OK;
+
+    if (ncb > NC_MAX)
+        ncb = NC_MAX;
+    if (ncb < nr)
+        ncb = nr;
+    if (nt > GEMM_MAX_THREADS)
+        nt = GEMM_MAX_THREADS;
+    if (nt > (g->m + MC - 1) / MC)
+        nt = (g->m + MC - 1) / MC;
+    if (ncb > round_up(g->n, nr))
+        ncb = round_up(g->n, nr);
+    /* packed B for one column block; per thread, packed A and the work tiles (no larger than the call) */
+    mcp = round_up(g->m < MC ? g->m : MC, mr);
+    ap_size = mcp * (kk < KC ? kk : KC);
+    ap_size = round_up(ap_size, 16); /* every buffer on a 64-byte line */
+    bp_mem = malloc(sizeof(float) * kk * ncb + 64);
+    work_mem = malloc(sizeof(float) * nt * (ap_size + mcp * ncb) + 64);
+    if (!bp_mem || !work_mem) {
+        free(bp_mem), free(work_mem);
+        return MF_E_NOMEM;
+    }
+    bp = (float *)(((uintptr_t)bp_mem + 63) & ~(uintptr_t)63);
+    work = (float *)(((uintptr_t)work_mem + 63) & ~(uintptr_t)63);
+    dec_init(&da, &g->a), dec_init(&db, &g->b);
+    for (size_t t = 0; t < nt; t++) {
+        fp32_job *jb = &jobs[t];
+        memset(jb, 0, sizeof *jb);
+        jb->g = g, jb->k = k, jb->a = &da, jb->bp = bp, jb->first = t, jb->step = nt, jb->count = st != NULL;
+        jb->ap = work + t * (ap_size + mcp * ncb);
+        jb->w = jb->ap + ap_size;
+    }
+    for (size_t j0 = 0; j0 < g->n; j0 += ncb) {
+        const size_t nb = g->n - j0 < ncb ? g->n - j0 : ncb, tn = (nb + nr - 1) / nr;
+        if (g->products) { /* B's slivers split over the threads */
+            packb_job pj[GEMM_MAX_THREADS];
+            const size_t np = nt < tn ? nt : tn;
+            for (size_t t = 0; t < np; t++) {
+                pj[t].bp = bp, pj[t].b = &db, pj[t].k = g->k, pj[t].j0 = j0, pj[t].nb = nb, pj[t].nr = k->nr;
+                pj[t].t0 = tn * t / np, pj[t].t1 = tn * (t + 1) / np;
+            }
+            par_for(packb_run, pj, sizeof pj[0], np);
+        }
+        for (size_t t = 0; t < nt; t++)
+            jobs[t].j0 = j0, jobs[t].nb = nb;
+        par_for(fp32_run, jobs, sizeof jobs[0], nt);
+    }
+    if (st)
+        for (size_t t = 0; t < nt; t++) {
+            st->overflow += jobs[t].st.overflow, st->underflow += jobs[t].st.underflow;
+            st->subnormal += jobs[t].st.subnormal, st->nan += jobs[t].st.nan, st->inexact += jobs[t].st.inexact;
+        }
+    free(bp_mem);
+    free(work_mem);
+    return rc;
 }
 
 /* ---- argument checks ------------------------------------------------------------------------------- */
@@ -335,6 +730,10 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
         return MF_OK;
     }
     g.products = k > 0 && !bits_zero(g.alpha);
+    g.direct = g.alpha == 0x3F800000u && !g.sa && !g.sb && bits_zero(g.beta);
+    g.scaled_rn = !g.direct && fmt_c == MF_FP32 && o->round == MF_ROUND_NEAREST_EVEN &&
+                  o->overflow == MF_OVERFLOW_IEEE && bits_zero(g.beta) && !o->stats && !g.sa_step && !g.sb_step &&
+                  factor_f32(&g, 0, 0, &g.factor);
     read_ab = g.products;
     if (!c || (read_ab && (!a || !b || (o->scale_a.kind != MF_GEMM_SCALE_NONE && !g.sa) ||
                            (o->scale_b.kind != MF_GEMM_SCALE_NONE && !g.sb))))
@@ -351,9 +750,9 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
     if (o->accum == MF_ACCUM_EXACT)
         run_exact(&g, o->stats ? &st : NULL);
     else
-        run_fp32(&g, o->stats ? &st : NULL);
+        rc = run_fp32(&g, o->stats ? &st : NULL);
     fesetenv(&env);
-    if (o->stats)
+    if (rc == MF_OK && o->stats)
         *o->stats = st;
-    return MF_OK;
+    return rc;
 }
