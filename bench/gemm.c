@@ -11,8 +11,9 @@
  * program measures first (a loop of independent vfmadd231ps, times T threads).
  * OpenBLAS runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset; oneDNN with OMP_NUM_THREADS = T.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -283,6 +284,12 @@ int main(int argc, char **argv)
 #if MF_BENCH_HAVE_OPENBLAS
     openblas_set_num_threads(threads);
 #endif
+    { /* OpenMP read OMP_NUM_THREADS when it was loaded, before main: tell it again (oneDNN's runtime) */
+        void (*omp_threads)(int);
+        *(void **)&omp_threads = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
+        if (omp_threads)
+            omp_threads(threads);
+    }
     const double peak = fma_peak();
     printf("# backend %s, FMA peak %.1f GFLOP/s on %d thread(s)\n", mf_backend(), peak, threads);
     printf("m,n,k,inputs,impl,threads,seconds,gflops,vs_ref,vs_peak\n");
