@@ -497,54 +497,119 @@ static void fp32_rows(fp32_job *jb)
     }
 }
 
-/* A thread's packing of B: slivers [t0, t1) of the current column block */
-typedef struct packb_job {
+/* The call's threads: each packs a share of B's slivers, waits for the others, runs its row blocks, waits
+ * again (B's buffer is then reused for the next column block). Threads are started once per call and
+ * wait at a gate until the number that started is known. */
+typedef struct fp32_team {
+    const gemm *g;
+    const mf__gemm_ukr *k;
+    const dec *db;
     float *bp;
-    const dec *b;
-    size_t k, j0, nb, t0, t1;
-    int nr;
-} packb_job;
+    size_t ncb, nt;
+    fp32_job *jobs;
+#if MF_HAVE_PTHREADS
+    pthread_mutex_t mu;
+    pthread_cond_t go;     /* the gate, then the barrier */
+    int open;              /* the gate is open */
+    size_t waiting, round; /* the barrier: threads waiting, and how many times it opened */
+#endif
+} fp32_team;
 
-static void packb_run(void *arg)
+typedef struct fp32_member {
+    fp32_team *tm;
+    size_t id;
+} fp32_member;
+
+/* every thread of the team waits here until all have come (pthread_barrier_t is optional in POSIX) */
+static void team_sync(fp32_team *tm)
 {
-    packb_job *p = (packb_job *)arg;
-    pack_b(p->bp, p->b, p->k, p->j0, p->nb, p->nr, p->t0, p->t1);
+#if MF_HAVE_PTHREADS
+    if (tm->nt > 1) {
+        pthread_mutex_lock(&tm->mu);
+        if (++tm->waiting == tm->nt) {
+            tm->waiting = 0, tm->round++;
+            pthread_cond_broadcast(&tm->go);
+        } else {
+            const size_t r = tm->round;
+            while (tm->round == r)
+                pthread_cond_wait(&tm->go, &tm->mu);
+        }
+        pthread_mutex_unlock(&tm->mu);
+    }
+#else
+    (void)tm;
+#endif
 }
-static void fp32_run(void *arg) { fp32_rows((fp32_job *)arg); }
+
+static void team_run(fp32_team *tm, size_t id)
+{
+    const gemm *g = tm->g;
+    const size_t nr = (size_t)tm->k->nr;
+    for (size_t j0 = 0; j0 < g->n; j0 += tm->ncb) {
+        const size_t nb = g->n - j0 < tm->ncb ? g->n - j0 : tm->ncb, tn = (nb + nr - 1) / nr;
+        const size_t np = tm->nt < tn ? tm->nt : tn;
+        if (g->products && id < np) /* B's slivers split over the threads */
+            pack_b(tm->bp, tm->db, g->k, j0, nb, tm->k->nr, tn * id / np, tn * (id + 1) / np);
+        team_sync(tm);
+        tm->jobs[id].j0 = j0, tm->jobs[id].nb = nb;
+        fp32_rows(&tm->jobs[id]);
+        team_sync(tm);
+    }
+}
 
 #if MF_HAVE_PTHREADS
-typedef struct par_arg {
-    void (*fn)(void *);
-    void *job;
-} par_arg;
-static void *par_thread(void *arg)
+static void *team_thread(void *arg)
 {
-    par_arg *a = (par_arg *)arg;
-    a->fn(a->job);
+    fp32_member *me = (fp32_member *)arg;
+    fp32_team *tm = me->tm;
+    pthread_mutex_lock(&tm->mu);
+    while (!tm->open)
+        pthread_cond_wait(&tm->go, &tm->mu);
+    pthread_mutex_unlock(&tm->mu);
+    team_run(tm, me->id);
     return NULL;
 }
 #endif
 
-/* fn(jobs + t * size) for t < nt, on nt threads where they can be started (else on this one) */
-static void par_for(void (*fn)(void *), void *jobs, size_t size, size_t nt)
+/* Run the team on up to want threads (this one included); returns how many took part. */
+static size_t team_start(fp32_team *tm, size_t want)
 {
     size_t started = 1;
 #if MF_HAVE_PTHREADS
     pthread_t tid[64];
-    par_arg args[64];
-    for (; started < nt && started < 64; started++) {
-        args[started].fn = fn, args[started].job = (char *)jobs + started * size;
-        if (pthread_create(&tid[started], NULL, par_thread, &args[started]) != 0)
-            break;
+    fp32_member me[64];
+    if (want > 1) {
+        pthread_mutex_init(&tm->mu, NULL);
+        pthread_cond_init(&tm->go, NULL);
+        tm->open = 0, tm->waiting = 0, tm->round = 0;
+        for (; started < want; started++) {
+            me[started].tm = tm, me[started].id = started;
+            if (pthread_create(&tid[started], NULL, team_thread, &me[started]) != 0)
+                break;
+        }
     }
 #endif
-    fn(jobs);
-    for (size_t t = started; t < nt; t++) /* the shares of threads that could not start */
-        fn((char *)jobs + t * size);
+    tm->nt = started;
+    for (size_t t = 0; t < started; t++) /* row blocks t, t + nt, ... */
+        tm->jobs[t].first = t, tm->jobs[t].step = started;
 #if MF_HAVE_PTHREADS
-    for (size_t t = 1; t < started; t++)
-        pthread_join(tid[t], NULL);
+    if (want > 1) {
+        pthread_mutex_lock(&tm->mu);
+        tm->open = 1;
+        pthread_cond_broadcast(&tm->go);
+        pthread_mutex_unlock(&tm->mu);
+    }
 #endif
+    team_run(tm, 0);
+#if MF_HAVE_PTHREADS
+    if (want > 1) {
+        for (size_t t = 1; t < started; t++)
+            pthread_join(tid[t], NULL);
+        pthread_cond_destroy(&tm->go);
+        pthread_mutex_destroy(&tm->mu);
+    }
+#endif
+    return started;
 }
 
 enum { GEMM_MAX_THREADS = 64 };
@@ -577,6 +642,7 @@ static int run_fp32(const gemm *g, mf_stats *st)
     const size_t kk = g->k ? g->k : 1;
     size_t ncb = BP_BUDGET / kk / nr * nr, nt = g->o->threads > 1 ? (size_t)g->o->threads : 1;
     fp32_job jobs[GEMM_MAX_THREADS];
+    fp32_team tm;
     size_t mcp, ap_size;
     float *bp, *work;
     void *bp_mem, *work_mem;
@@ -609,25 +675,12 @@ static int run_fp32(const gemm *g, mf_stats *st)
     for (size_t t = 0; t < nt; t++) {
         fp32_job *jb = &jobs[t];
         memset(jb, 0, sizeof *jb);
-        jb->g = g, jb->k = k, jb->a = &da, jb->bp = bp, jb->first = t, jb->step = nt, jb->count = st != NULL;
+        jb->g = g, jb->k = k, jb->a = &da, jb->bp = bp, jb->count = st != NULL;
         jb->ap = work + t * (ap_size + mcp * ncb);
         jb->w = jb->ap + ap_size;
     }
-    for (size_t j0 = 0; j0 < g->n; j0 += ncb) {
-        const size_t nb = g->n - j0 < ncb ? g->n - j0 : ncb, tn = (nb + nr - 1) / nr;
-        if (g->products) { /* B's slivers split over the threads */
-            packb_job pj[GEMM_MAX_THREADS];
-            const size_t np = nt < tn ? nt : tn;
-            for (size_t t = 0; t < np; t++) {
-                pj[t].bp = bp, pj[t].b = &db, pj[t].k = g->k, pj[t].j0 = j0, pj[t].nb = nb, pj[t].nr = k->nr;
-                pj[t].t0 = tn * t / np, pj[t].t1 = tn * (t + 1) / np;
-            }
-            par_for(packb_run, pj, sizeof pj[0], np);
-        }
-        for (size_t t = 0; t < nt; t++)
-            jobs[t].j0 = j0, jobs[t].nb = nb;
-        par_for(fp32_run, jobs, sizeof jobs[0], nt);
-    }
+    tm.g = g, tm.k = k, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs;
+    nt = team_start(&tm, nt);
     if (st)
         for (size_t t = 0; t < nt; t++) {
             st->overflow += jobs[t].st.overflow, st->underflow += jobs[t].st.underflow;
