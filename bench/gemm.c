@@ -9,7 +9,8 @@
  * vs_ref is the speed divided by the row group's reference (OpenBLAS sgemm for f32 and f16 inputs, oneDNN's
  * bf16 matmul for bf16 and e4m3 inputs; '-' where it is not built in); vs_peak divides by the FMA peak this
  * program measures first (a loop of independent vfmadd231ps, times T threads).
- * OpenBLAS runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset; oneDNN with OMP_NUM_THREADS = T.
+ * OpenBLAS runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset; oneDNN with OMP_NUM_THREADS = T. With T > 1
+ * every timed run waits 250 ms first, so that the other libraries' spinning workers are idle.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 
@@ -173,6 +174,16 @@ static void dnnl_free(dnnl_mm *mm)
 }
 #endif
 
+/* Before each timed run on several threads: let the previous library's workers stop spinning (OpenBLAS's
+ * and OpenMP's threads busy-wait after a call, on the cores the next run needs). */
+static void settle(void)
+{
+    if (threads > 1) {
+        const struct timespec d = {0, 250000000};
+        nanosleep(&d, NULL);
+    }
+}
+
 /* ---- one shape ---------------------------------------------------------------------------------------- */
 enum { IMPL_MF, IMPL_OPENBLAS, IMPL_DNNL_F32, IMPL_DNNL_BF16, N_IMPL };
 static const char *const impl_name[] = {"minifloat", "openblas_sgemm", "onednn_f32", "onednn_bf16"};
@@ -194,6 +205,7 @@ static void shape(size_t m, size_t n, size_t k, double peak)
     /* warm-up, then the implementations take turns */
     for (int r = -1; r < reps; r++) {
         for (int in = IN_F32; in <= IN_E4M3; in++) {
+            settle();
             const double t0 = now();
             run_mf(&o, (inputs)in);
             if (r >= 0)
@@ -201,6 +213,7 @@ static void shape(size_t m, size_t n, size_t k, double peak)
         }
 #if MF_BENCH_HAVE_OPENBLAS
         {
+            settle();
             const double t0 = now();
             run_openblas(&o, IN_F32);
             if (r >= 0)
@@ -209,12 +222,14 @@ static void shape(size_t m, size_t n, size_t k, double peak)
 #endif
 #if MF_BENCH_HAVE_DNNL
         if (have[IMPL_DNNL_F32]) {
+            settle();
             const double t0 = now();
             dnnl_run(&mf32);
             if (r >= 0)
                 t[IMPL_DNNL_F32][r] = now() - t0;
         }
         if (have[IMPL_DNNL_BF16]) {
+            settle();
             const double t0 = now();
             dnnl_run(&mbf);
             if (r >= 0)
