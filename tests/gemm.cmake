@@ -7,3 +7,5 @@ foreach(bk IN ITEMS portable ${MF_BACKENDS})
   set_tests_properties(test_gemm_${bk} PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77
                        ENVIRONMENT "MF_BACKEND=${bk};MF_GEMM_EXPECT=${bk}")
 endforeach()
+# The tensor-core models: published GPU results and a slow MPFR reference of the rule.
+mf_add_test(test_gemm_tc SOURCES test_gemm_tc.c LABELS unit TIMEOUT 300 LIBS mf_oracle)

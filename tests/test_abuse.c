@@ -30,7 +30,7 @@
 #include "mf_test.h"
 
 /* ---- the table's vocabulary --------------------------------------------------------------------- */
-enum { AB_NP = 8, AB_NE = 8, AB_NN = 6, AB_NF = 3, AB_NI = 2, AB_NARGS = 24, AB_NPAIRS = 3 };
+enum { AB_NP = 8, AB_NE = 8, AB_NN = 6, AB_NF = 3, AB_NI = 2, AB_NARGS = 28, AB_NPAIRS = 3 };
 
 /* Pseudo-codes of the thunks of functions that return a pointer, a size or a float. */
 enum { AB_NULLRET = -100, AB_ZERO = -101, AB_NAN = -102, AB_WRONG = -103 };
@@ -555,7 +555,8 @@ static const ab_fn TABLE[] = {
       FENUM("opts->scale_b.kind", 3, mf_gemm_opts, scale_b.kind, MF_GEMM_SCALE_COUNT, MF_E_ARG),
       FENUM("opts->round", 3, mf_gemm_opts, round, MF_ROUND_COUNT, MF_E_ROUND),
       FENUM("opts->overflow", 3, mf_gemm_opts, overflow, MF_OVERFLOW_COUNT, MF_E_POLICY),
-      FVAL("opts->threads", 3, FT_INT, mf_gemm_opts, threads, MF_E_ARG, -1, INT_MIN)},
+      FVAL("opts->threads", 3, FT_INT, mf_gemm_opts, threads, MF_E_ARG, -1, INT_MIN),
+      FVAL("opts->promote_every", 3, FT_SIZE, mf_gemm_opts, promote_every, MF_E_ARG, 1, 128, (double)SIZE_MAX)},
      {PAIR(2, 0), PAIR(2, 1)}, 2, 1u << 0},
 };
 /* clang-format on */

@@ -19,7 +19,9 @@
  * of the scales that apply to it) is rounded into C's format with opts->round and opts->overflow, as
  * mf_convert rounds a value (stochastic rounding: element (i, j) takes mf_sr_rbits(seed, sr_offset +
  * i * n + j, mf_sr_width(fmt_c))). So an f32 C with alpha = 1, no scales and beta = 0 holds the
- * accumulator itself.
+ * accumulator itself. Under a tensor-core model (MF_ACCUM_V100 ...), acc is the model's binary32 result,
+ * and with alpha = 1, beta = 1, no scales and an f32 C, C is the first block's accumulator input, exactly as
+ * D = A.B + C on the GPU (then C holds D as it is).
  *
  * IEEE specials: a NaN element, or inf * 0, or inf - inf anywhere in the computation makes the result
  * NaN (the NaN mf_convert produces, mf_format_desc.nan_code: f32 0x7FFFFFFF, f16 and bf16 0x7FFF); an
@@ -40,13 +42,23 @@ MF_BEGIN_DECLS
 typedef enum { MF_ROW_MAJOR, MF_COL_MAJOR } mf_layout;
 typedef enum { MF_NO_TRANS, MF_TRANS } mf_trans;
 
-/* How the products are accumulated (see above). New models are appended. */
+/* How the products are accumulated (see above and docs/gemm.md). New models are appended. */
 typedef enum {
-    MF_ACCUM_FP32, /* binary32 accumulator, rn after each addition, products exact (the default) */
-    MF_ACCUM_EXACT /* exact sum, rounded once into C */
+    MF_ACCUM_FP32,  /* binary32 accumulator, rn after each addition, products exact (the default) */
+    MF_ACCUM_EXACT, /* exact sum, rounded once into C */
+    /* NVIDIA tensor cores, bit for bit as published measurements show them: blocks of w exact products
+     * summed in one multi-term addition aligned to the block's largest exponent (c included) with F
+     * fraction bits kept by truncation and no sticky bit, the sum truncated to binary32, the result the next
+     * block's c. The input formats pick the instruction: f16 x f16, bf16 x bf16, f32 x f32 (read as TF32),
+     * FP8 x FP8 (e4m3/e5m2 mixed), and on B200 FP8/FP6/FP4 mixed. */
+    MF_ACCUM_V100, /* f16 w=4 F=23 */
+    MF_ACCUM_A100, /* f16, bf16 w=8 F=24; tf32 w=4 F=24 */
+    MF_ACCUM_ADA,  /* as A100; FP8 w=16 with 13 fraction bits (the result kept to 13 too) */
+    MF_ACCUM_H100, /* also H200: f16, bf16 w=16 F=25; tf32 w=8 F=25; FP8 w=32 with 13 fraction bits */
+    MF_ACCUM_B200  /* f16, bf16 w=16; tf32 w=8; FP8, FP6, FP4 w=32; all F=25 */
 } mf_accum;
 
-#define MF_ACCUM_COUNT 2
+#define MF_ACCUM_COUNT 7
 
 /* Scales applied to A's or B's elements: value = element * scale. */
 typedef enum {
@@ -74,6 +86,9 @@ typedef struct mf_gemm_opts {
     uint64_t sr_offset;   /* ... stream index of C's element (0, 0) */
     mf_stats *stats;      /* NULL, or the events of C's m * n roundings (overwritten), as mf_convert counts */
     int threads;          /* 0 or 1: the calling thread; N > 1: up to N threads (the same bits whatever N) */
+    size_t promote_every; /* tensor-core models: 0, or every this many products (a multiple of the block
+                             size w) the tensor core's sum is added to a binary32 accumulator (rn) and
+                             restarts from 0, as DeepSeek-V3 promotes FP8 sums every 128 */
 } mf_gemm_opts;
 
 /* C = alpha * op(A) op(B) + beta * C, as described above.
@@ -87,9 +102,11 @@ typedef struct mf_gemm_opts {
  *
  * Returns MF_OK, or a negative code and writes nothing (C and stats untouched):
  *   MF_E_ARG      layout, trans_a or trans_b not one of their values; an ld too small; opts->accum or a
- *                 scale kind unknown; opts->threads negative;
+ *                 scale kind unknown; opts->threads negative; opts->promote_every not 0 where there is no
+ *                 tensor-core model, or not a multiple of the model's block size;
  *   MF_E_FORMAT   fmt_a or fmt_b not f32, f16, bf16, e4m3, e5m2, e2m3, e3m2 or e2m1; fmt_c not f32, f16
- *                 or bf16;
+ *                 or bf16; under a tensor-core model, a pair of input formats that GPU's tensor cores
+ *                 do not multiply;
  *   MF_E_ROUND / MF_E_POLICY  opts->round / opts->overflow out of range;
  *   MF_E_NULL     C NULL while m * n > 0; A or B NULL while m * n * k > 0 and alpha != 0; a scale's
  *                 data NULL where its kind needs it and A or B is read;

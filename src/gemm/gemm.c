@@ -22,6 +22,7 @@
 #include "../internal.h"
 #include "bigacc.h"
 #include "kernels.h"
+#include "tc.h"
 
 /* ---- element access ---------------------------------------------------------------------------- */
 
@@ -136,6 +137,8 @@ typedef struct gemm {
     int products; /* alpha != 0 and k > 0: the dot products are formed */
     int direct;   /* alpha = 1, no scales, beta = 0: C is the accumulator rounded once */
     int scaled_rn; /* f32 C, rn, IEEE, beta = 0, no stats, alpha * scales one binary32 factor: C = fl(acc * factor) */
+    mf__tc tc;     /* a tensor-core model's parameters */
+    int tc_c_in;   /* ... and C is its first block's input (alpha = beta = 1, f32 C, no scales) */
     float factor;
 } gemm;
 
@@ -691,6 +694,40 @@ static int run_fp32(const gemm *g, mf_stats *st)
     return rc;
 }
 
+/* ---- tensor-core models ---------------------------------------------------------------------------- */
+
+/* Each element of C through the model (tc.c): B decoded once, A a row at a time, on the calling thread. */
+static int run_tc(const gemm *g, mf_stats *st)
+{
+    const size_t kk = g->k ? g->k : 1;
+    mf__tc_elem *bd = (mf__tc_elem *)malloc(sizeof(mf__tc_elem) * kk * (g->n + 1)), *ad;
+    if (!bd)
+        return MF_E_NOMEM;
+    ad = bd + kk * g->n;
+    if (g->products)
+        for (size_t j = 0; j < g->n; j++)
+            for (size_t p = 0; p < g->k; p++)
+                mf__tc_decode(g->b.fmt, code_at(g->b.base, g->b.fmt, p * g->b.rs + j * g->b.cs), g->tc.tf32,
+                              &bd[j * kk + p]);
+    for (size_t i = 0; i < g->m; i++) {
+        if (g->products)
+            for (size_t p = 0; p < g->k; p++)
+                mf__tc_decode(g->a.fmt, code_at(g->a.base, g->a.fmt, i * g->a.rs + p * g->a.cs), g->tc.tf32, &ad[p]);
+        for (size_t j = 0; j < g->n; j++) {
+            const uint32_t c = g->tc_c_in ? code_at(g->c, MF_FP32, i * g->c_rs + j * g->c_cs) : 0;
+            const uint32_t d = mf__tc_dot(&g->tc, ad, bd + j * kk, g->products ? g->k : 0, c, g->o->promote_every);
+            float df;
+            memcpy(&df, &d, 4);
+            if (g->tc_c_in)
+                store_acc(g, df, i, j, st);
+            else
+                epi_one(g, df, i, j, st);
+        }
+    }
+    free(bd);
+    return MF_OK;
+}
+
 /* ---- argument checks ------------------------------------------------------------------------------- */
 
 static int elem_format_ok(mf_format f)
@@ -753,14 +790,18 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
         (unsigned)o->accum >= MF_ACCUM_COUNT || (unsigned)o->scale_a.kind >= MF_GEMM_SCALE_COUNT ||
         (unsigned)o->scale_b.kind >= MF_GEMM_SCALE_COUNT || o->threads < 0)
         return MF_E_ARG;
+    memset(&g, 0, sizeof g);
     if (!elem_format_ok(fmt_a) || !elem_format_ok(fmt_b) || (fmt_c != MF_FP32 && fmt_c != MF_FP16 && fmt_c != MF_BF16))
         return MF_E_FORMAT;
+    if (o->accum >= MF_ACCUM_V100 && !mf__tc_params(o->accum, fmt_a, fmt_b, &g.tc))
+        return MF_E_FORMAT;
+    if (o->promote_every && (o->accum < MF_ACCUM_V100 || o->promote_every % (size_t)g.tc.w))
+        return MF_E_ARG;
     if ((unsigned)o->round >= MF_ROUND_COUNT)
         return MF_E_ROUND;
     if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
         return MF_E_POLICY;
 
-    memset(&g, 0, sizeof g);
     g.m = m, g.n = n, g.k = k, g.o = o;
     g.alpha = mf__f32_bits(alpha), g.beta = mf__f32_bits(beta);
     g.a.base = a, g.a.fmt = fmt_a, g.b.base = b, g.b.fmt = fmt_b;
@@ -784,6 +825,8 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
     }
     g.products = k > 0 && !bits_zero(g.alpha);
     g.direct = g.alpha == 0x3F800000u && !g.sa && !g.sb && bits_zero(g.beta);
+    g.tc_c_in = o->accum >= MF_ACCUM_V100 && g.alpha == 0x3F800000u && g.beta == 0x3F800000u && !g.sa && !g.sb &&
+                fmt_c == MF_FP32;
     g.scaled_rn = !g.direct && fmt_c == MF_FP32 && o->round == MF_ROUND_NEAREST_EVEN &&
                   o->overflow == MF_OVERFLOW_IEEE && bits_zero(g.beta) && !o->stats && !g.sa_step && !g.sb_step &&
                   factor_f32(&g, 0, 0, &g.factor);
@@ -802,8 +845,10 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
     fesetenv(FE_DFL_ENV); /* rn, no FTZ/DAZ: the accumulator's arithmetic is binary32 as documented */
     if (o->accum == MF_ACCUM_EXACT)
         run_exact(&g, o->stats ? &st : NULL);
-    else
+    else if (o->accum == MF_ACCUM_FP32)
         rc = run_fp32(&g, o->stats ? &st : NULL);
+    else
+        rc = run_tc(&g, o->stats ? &st : NULL);
     fesetenv(&env);
     if (rc == MF_OK && o->stats)
         *o->stats = st;

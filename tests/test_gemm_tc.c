@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/test_gemm_tc.c - the tensor-core models of mf_gemm (MF_ACCUM_V100 .. MF_ACCUM_B200).
+ *
+ * Two kinds of check:
+ *  - published cases: inputs whose results were measured on the GPUs (Fasi, Higham, Mikaitis and Pranesh's
+ *    test suite on V100, T4 and A100; its reruns on A10, RTX 4090 and RTX 5090; the HPEC 2025 tests on an A30;
+ *    the sf-tensor tcgen05 frozen B200 results), each row with its source, and a few that the models'
+ *    authors derived to tell GPUs apart (marked "model");
+ *  - a slow reference written here from the rule (docs/gemm.md), sharing no code with src/: every value
+ *    decoded by the oracle's tables, raw exponents from floor(log2 |x|) clamped at the format's emin,
+ *    truncation and sums in MPFR, the block result cut to binary32 in MPFR; compared on random dot products
+ *    of every model and input pair, with and without promotion.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+
+#include <minifloat.h>
+
+#include "mf_test.h"
+#include "oracle/ref.h"
+
+/* D = A.B + C for one element: a[0..k-1] (codes of fa) times b (codes of fb), plus c, under model acc */
+static uint32_t tc1(mf_accum acc, mf_format fa, const uint32_t *a, mf_format fb, const uint32_t *b, size_t k,
+                    uint32_t c, size_t promote)
+{
+    unsigned char ab[512], bb[512];
+    float cf;
+    mf_gemm_opts o;
+    memset(&o, 0, sizeof o);
+    o.accum = acc;
+    o.promote_every = promote;
+    memset(ab, 0, sizeof ab), memset(bb, 0, sizeof bb);
+    for (size_t p = 0; p < k; p++) {
+        const mf_format f[2] = {fa, fb};
+        unsigned char *buf[2] = {ab, bb};
+        const uint32_t code[2] = {a[p], b[p]};
+        for (int s = 0; s < 2; s++) {
+            if (f[s] == MF_FP32)
+                memcpy(buf[s] + 4 * p, &code[s], 4);
+            else if (f[s] == MF_FP16 || f[s] == MF_BF16) {
+                const uint16_t h = (uint16_t)code[s];
+                memcpy(buf[s] + 2 * p, &h, 2);
+            } else if (f[s] == MF_FP4_E2M1)
+                buf[s][p / 2] |= (unsigned char)((code[s] & 0xF) << (4 * (p & 1)));
+            else
+                buf[s][p] = (unsigned char)code[s];
+        }
+    }
+    memcpy(&cf, &c, 4);
+    MF_EXPECT(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 1, k, 1.0f, ab, fa, k, bb, fb, 1, 1.0f, &cf, MF_FP32,
+                      1, &o) == MF_OK,
+              "mf_gemm refused the case");
+    uint32_t d;
+    memcpy(&d, &cf, 4);
+    return d;
+}
+
+/* ---- published cases ------------------------------------------------------------------------------- */
+typedef struct vcase {
+    const char *why;
+    mf_accum acc;
+    mf_format fmt;
+    int k;
+    uint32_t a[4], b[4], c, d;
+} vcase;
+
+#define V100 MF_ACCUM_V100
+#define A100 MF_ACCUM_A100
+#define ADA MF_ACCUM_ADA
+#define H100 MF_ACCUM_H100
+#define B200 MF_ACCUM_B200
+/* clang-format off */
+static const vcase CASES[] = {
+    /* Fasi et al. (tc_test_numerics-V100.cu, -T4-A100-binary16.cu), 16x16x16 wmma, k = 16 (the rest 0) */
+    {"F1 products are exact (V100)", V100, MF_FP16, 16, {0x3BFF}, {0x3BFF}, 0, 0x3F7FC004},
+    {"F1 products are exact (A100)", A100, MF_FP16, 16, {0x3BFF}, {0x3BFF}, 0, 0x3F7FC004},
+    {"F2 no extra alignment bit (V100)", V100, MF_FP16, 16, {0x3C00}, {0x3C00}, 0xBF7FFFFF, 0x34000000},
+    {"F2 one extra alignment bit (A100)", A100, MF_FP16, 16, {0x3C00}, {0x3C00}, 0xBF7FFFFF, 0x33800000},
+    {"F2 (RTX 4090, the A100 expectation)", ADA, MF_FP16, 16, {0x3C00}, {0x3C00}, 0xBF7FFFFF, 0x33800000},
+    {"F3 normalisation in addition (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {1, 1, 1, 1}, 0x3F7FFFFF, 0x3F800001},
+    {"F3 normalisation in addition (A100)", A100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {1, 1, 1, 1}, 0x3F7FFFFF, 0x3F800001},
+    {"F4 normalisation in subtraction (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00}, {0x3C00, 0x8001}, 0xBF7FFFFF, 0x34000000},
+    {"F4 normalisation in subtraction (A100)", A100, MF_FP16, 16, {0x3C00, 0x3C00}, {0x3C00, 0x8001}, 0xBF7FFFFF, 0},
+    {"F5 accumulation in binary32 (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {1, 1, 1, 1}, 0x3F800000, 0x3F800000},
+    {"F6 (A100)", A100, MF_FP16, 16, {0x3800, 0x3800, 0x3800, 0x3800}, {1, 1, 1, 1}, 0x3F800000, 0x3F800000},
+    {"F6 (RTX 5090 cuda-gdb, the 25-bit window of H100/B200)", B200, MF_FP16, 16, {0x3800, 0x3800, 0x3800, 0x3800}, {1, 1, 1, 1}, 0x3F800000, 0x3F800001},
+    {"F7 sum from the largest (A100)", A100, MF_FP16, 16, {0x3C00, 0x3800, 0x3800, 0x3800}, {0x3C00, 1, 1, 1}, 0x33800000, 0x3F800000},
+    {"F7 (RTX 5090)", B200, MF_FP16, 16, {0x3C00, 0x3800, 0x3800, 0x3800}, {0x3C00, 1, 1, 1}, 0x33800000, 0x3F800001},
+    {"F8 round-down for positive values (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00}, {0x4000, 0x0003}, 0, 0x40000000},
+    {"F8 (A100)", A100, MF_FP16, 16, {0x3C00, 0x3C00}, {0x4000, 0x0003}, 0, 0x40000000},
+    {"F9 round-up for negative values: toward zero (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00}, {0xC000, 0x8003}, 0, 0xC0000000},
+    {"F9 (A100)", A100, MF_FP16, 16, {0x3C00, 0x3C00}, {0xC000, 0x8003}, 0, 0xC0000000},
+    {"F10 carry out (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {0x0002, 0x3C00, 0x3C00, 0x3C00}, 0x3F800003, 0x40800001},
+    {"F10 carry out (A100)", A100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {0x3C00, 0x3C00, 0x3C00, 0x0002}, 0x3F800003, 0x40800001},
+    {"F11 third carry bit (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {0x3C00, 0x3E00, 0x3F00, 0x3F80}, 0x3FF00000, 0x41000000},
+    {"F12 RZ in normalisation (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, 0x3F800003, 0x40A00000},
+    {"F13 RZ in normalisation, negative (A100)", A100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {0xBC00, 0xBC00, 0xBC00, 0xBC00}, 0xBF800003, 0xC0A00000},
+    {"F14 monotonicity, part 1 (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {1, 1, 1, 1}, 0x3F7FFFFF, 0x3F800001},
+    {"F14 part 2: smaller, though c is larger (V100)", V100, MF_FP16, 16, {0x3C00, 0x3C00, 0x3C00, 0x3C00}, {1, 1, 1, 1}, 0x3F800000, 0x3F800000},
+    {"F15 monotonicity, part 1 (A100)", A100, MF_FP16, 16, {0x3800, 0x3800, 0x3800, 0x3800}, {1, 1, 1, 3}, 0x3F7FFFFF, 0x3F800001},
+    {"F15 part 2 (A100)", A100, MF_FP16, 16, {0x3800, 0x3800, 0x3800, 0x3800}, {1, 1, 1, 3}, 0x3F800000, 0x3F800000},
+    {"F16 subnormal input (V100)", V100, MF_FP16, 16, {0x0001}, {0x4400}, 0, 0x34800000},
+    {"F17 subnormal c passes (A100)", A100, MF_FP16, 16, {0}, {0}, 1, 1},
+    /* Fasi et al., TF32 on A100 (tc_test_numerics-A100-tf32.cu): f32 operands cut to TF32 */
+    {"TF32: operands truncated, (1-2^-11)^2 (A100)", A100, MF_FP32, 8, {0x3F7FFFFF}, {0x3F7FFFFF}, 0, 0x3F7FC004},
+    {"TF32: subnormal input (A100)", A100, MF_FP32, 8, {0x00002000}, {0x44800000}, 0, 0x00800000},
+    {"TF32: subnormal output (A100)", A100, MF_FP32, 8, {0x00800000}, {0x3F000000}, 0, 0x00400000},
+    {"TF32: subnormal output with c (A100)", A100, MF_FP32, 8, {0x00800000}, {0x3F800000}, 0x80400000, 0x00400000},
+    /* RTX 4090 (Ada) detail runs (lookup1980/tensor-cores-numerical-behavior, 4090/result-4090-binary16-details.txt) */
+    {"4090: 2^-23 + 1", ADA, MF_FP16, 4, {0x0002, 0, 0, 0x3C00}, {0x3C00, 0, 0, 0x3C00}, 0, 0x3F800001},
+    {"4090: 2^-24 + 1", ADA, MF_FP16, 4, {0x0001, 0, 0, 0x3C00}, {0x3C00, 0, 0, 0x3C00}, 0, 0x3F800000},
+    {"4090: 2^-24 - 1 + 1", ADA, MF_FP16, 4, {0x0001, 0xBC00, 0, 0x3C00}, {0x3C00, 0x3C00, 0, 0x3C00}, 0, 0x33800000},
+    {"4090: 2^4 - 2^4 + 2^-20", ADA, MF_FP16, 4, {0x3C00, 0, 0xBC00, 0x0010}, {0x4C00, 0, 0x4C00, 0x3C00}, 0, 0x35800000},
+    {"4090: 2^4 - 2^4 + 2^-21", ADA, MF_FP16, 4, {0x3C00, 0, 0xBC00, 0x0008}, {0x4C00, 0, 0x4C00, 0x3C00}, 0, 0},
+    {"4090: 1 - 1 + c = 2^-24", ADA, MF_FP16, 4, {0x3C00, 0xBC00}, {0x3C00, 0x3C00}, 0x33800000, 0x33800000},
+    {"4090: 1 - 1 + c = 2^-25 (lost: the window counts the cancelled 1)", ADA, MF_FP16, 4, {0x3C00, 0xBC00}, {0x3C00, 0x3C00}, 0x33000000, 0},
+    /* HPEC 2025 (faiziktk/IEEE_HPEC2025_block_FMA_tests, A30 sample output): the A100 model */
+    {"H1 one extra bit (A30)", A100, MF_FP16, 8, {0x0001, 0x0001}, {0x3C00, 0x3C00}, 0x3F800000, 0x3F800001},
+    {"H2 not two extra bits (A30)", A100, MF_FP16, 8, {0x0001, 0x0001, 0x0001}, {0x3C00, 0x3800, 0x3800}, 0x3F800000, 0x3F800000},
+    {"H3 delayed normalisation (A30)", A100, MF_FP16, 8, {0x0009, 0x0009}, {0x3C00, 0x3C00}, 0x3F7FFFF8, 0x3F800005},
+    {"H4 final RZ (A30)", A100, MF_FP16, 8, {0x3C00, 0x3C00, 0x3C00}, {0x3C00, 0x3C00, 0x3C00}, 0x3F800003, 0x40800000},
+    {"H4 final RZ, negative (A30)", A100, MF_FP16, 8, {0xBC00, 0xBC00, 0xBC00}, {0x3C00, 0x3C00, 0x3C00}, 0xBF800003, 0xC0800000},
+    {"H5 alignment truncates (A30)", A100, MF_FP16, 8, {0x0001, 0x0001}, {0x3A00, 0x3A00}, 0x3F800000, 0x3F800000},
+    {"H5 alignment truncates toward zero (A30)", A100, MF_FP16, 8, {0x8001, 0x8001}, {0x3A00, 0x3A00}, 0xBF800000, 0xBF800000},
+    /* B200 (sf-tensor/tcgen05, frozen hardware words) */
+    {"B200: -0 + nothing is +0", B200, MF_FP16, 16, {0}, {0}, 0x80000000, 0},
+    {"B200: bf16 2^-133 x 1", B200, MF_BF16, 16, {0x0001}, {0x3F80}, 0, 0x00010000},
+    {"B200: f16 2^-24 x 1", B200, MF_FP16, 16, {0x0001}, {0x3C00}, 0, 0x33800000},
+    {"B200: e4m3 2^-9 x 1", B200, MF_FP8_E4M3, 32, {0x01}, {0x38}, 0, 0x3B000000},
+    {"B200: e5m2 2^-16 x 1", B200, MF_FP8_E5M2, 32, {0x01}, {0x3C}, 0, 0x37800000},
+    {"B200: tf32 2^-136 x 1", B200, MF_FP32, 8, {0x00002000}, {0x3F800000}, 0, 0x00002000},
+    {"B200: NaN", B200, MF_FP16, 16, {0x7E00}, {0x3C00}, 0, 0x7FFFFFFF},
+    {"B200: e4m3 NaN", B200, MF_FP8_E4M3, 32, {0x7F}, {0x38}, 0, 0x7FFFFFFF},
+    {"B200: +inf", B200, MF_FP8_E5M2, 32, {0x7C}, {0x3C}, 0, 0x7F800000},
+    {"B200: inf x 0", B200, MF_FP16, 16, {0x7C00}, {0}, 0, 0x7FFFFFFF},
+    {"B200: a NaN payload only in TF32's dropped bits is an inf", B200, MF_FP32, 8, {0x7F800001}, {0x3F800000}, 0, 0x7F800000},
+    /* FTTN (fp16in.cpp) discriminators, results from the models */
+    {"FTTN 3 extra bits: only one (model, A100)", A100, MF_FP16, 8, {0x3C00}, {0x3D00}, 0xBE000002, 0x3F900000},
+    {"FTTN 3 extra bits: two (model, H100)", H100, MF_FP16, 16, {0x3C00}, {0x3D00}, 0xBE000002, 0x3F8FFFFF},
+};
+/* clang-format on */
+#define N_CASES (sizeof CASES / sizeof CASES[0])
+
+START_TEST(test_tc_published)
+{
+    const vcase *v = &CASES[_i];
+    uint32_t a[64] = {0}, b[64] = {0};
+    for (int q = 0; q < 4; q++)
+        a[q] = v->a[q], b[q] = v->b[q];
+    const uint32_t d = tc1(v->acc, v->fmt, a, v->fmt, b, (size_t)v->k, v->c, 0);
+    ck_assert_msg(d == v->d, "%s: 0x%08x, expected 0x%08x", v->why, d, v->d);
+}
+END_TEST
+
+/* RTX 5090 low-precision MMA (m16n8k32, lowp-reduction-width-report.md): 32 ones onto c = 2^25 and 2^26, every
+ * format pair of kind::f8f6f4; the B200 model has the same 25-bit window. Hopper's 13-bit FP8 sum (model). */
+START_TEST(test_tc_wide_formats)
+{
+    static const mf_format F[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1};
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 5; y++) {
+            uint32_t a[32], b[32];
+            const uint32_t one_a = mf_from_f32(F[x], 1.0f, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0);
+            const uint32_t one_b = mf_from_f32(F[y], 1.0f, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0);
+            for (int p = 0; p < 32; p++)
+                a[p] = one_a, b[p] = one_b;
+            ck_assert_uint_eq(tc1(B200, F[x], a, F[y], b, 32, 0x4C000000, 0), 0x4C000008);
+            ck_assert_uint_eq(tc1(B200, F[x], a, F[y], b, 32, 0x4C800000, 0), 0x4C800000);
+            if (x < 2 && y < 2) { /* FP8 on Hopper: 13 fraction bits (model) */
+                ck_assert_uint_eq(tc1(H100, F[x], a, F[y], b, 32, 0x46000000, 0), 0x46008000);
+                ck_assert_uint_eq(tc1(H100, F[x], a, F[y], b, 32, 0x46800000, 0), 0x46800000);
+            }
+        }
+    /* FP6/FP4 are B200's alone */
+    uint32_t a[32] = {0}, b[32] = {0};
+    float c = 0.0f;
+    unsigned char buf[32] = {0};
+    mf_gemm_opts o;
+    memset(&o, 0, sizeof o);
+    o.accum = H100;
+    ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 1, 32, 1.0f, buf, MF_FP4_E2M1, 32, buf,
+                             MF_FP8_E4M3, 1, 1.0f, &c, MF_FP32, 1, &o),
+                     MF_E_FORMAT);
+    o.accum = V100;
+    ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 1, 4, 1.0f, buf, MF_BF16, 4, buf, MF_BF16, 1,
+                             1.0f, &c, MF_FP32, 1, &o),
+                     MF_E_FORMAT);
+    (void)a, (void)b;
+}
+END_TEST
+
+/* HPEC's "FMA size" test: c = 1 + 2^-23, a_0 b_0 = 1 and a_{k-1} b_{k-1} = 2^-23 stay in one block (2 + 2^-22)
+ * while k - 1 < w. The block sizes measured: 8 for f16/bf16 and 4 for TF32 on the A30; the models' w elsewhere. */
+START_TEST(test_tc_block_size)
+{
+    static const struct {
+        mf_accum acc;
+        mf_format f;
+        uint32_t one, tiny; /* 1 and 2^-23 (or, for FP8, 2^-9 / e5m2 2^-16 and c scaled to match) */
+        int w;
+    } W[] = {{V100, MF_FP16, 0x3C00, 0x0002, 4},         {A100, MF_FP16, 0x3C00, 0x0002, 8},
+             {A100, MF_BF16, 0x3F80, 0x3400, 8},         {A100, MF_FP32, 0x3F800000, 0x34000000, 4},
+             {ADA, MF_FP16, 0x3C00, 0x0002, 8},          {ADA, MF_FP32, 0x3F800000, 0x34000000, 4},
+             {H100, MF_FP16, 0x3C00, 0x0002, 16},        {H100, MF_BF16, 0x3F80, 0x3400, 16},
+             {H100, MF_FP32, 0x3F800000, 0x34000000, 8}, {B200, MF_FP16, 0x3C00, 0x0002, 16},
+             {B200, MF_FP32, 0x3F800000, 0x34000000, 8}};
+    for (size_t q = 0; q < sizeof W / sizeof W[0]; q++)
+        for (int k = 2; k <= 40; k++) {
+            uint32_t a[64] = {0}, b[64] = {0};
+            a[0] = b[0] = W[q].one;
+            a[k - 1] = W[q].tiny, b[k - 1] = W[q].one;
+            const uint32_t d = tc1(W[q].acc, W[q].f, a, W[q].f, b, (size_t)k, 0x3F800001, 0);
+            const uint32_t want = k - 1 < W[q].w ? 0x40000001 : 0x40000000;
+            ck_assert_msg(d == want, "case %zu k %d: 0x%08x, expected 0x%08x", q, k, d, want);
+        }
+}
+END_TEST
+
+/* ---- the slow reference ------------------------------------------------------------------------------- */
+static ref_format ref_of(mf_format f)
+{
+    static const ref_format map[MF_FORMAT_COUNT] = {
+        [MF_FP32] = REF_F32,      [MF_FP16] = REF_F16,      [MF_BF16] = REF_BF16,
+        [MF_FP8_E4M3] = REF_E4M3, [MF_FP8_E5M2] = REF_E5M2, [MF_FP6_E2M3] = REF_E2M3,
+        [MF_FP6_E3M2] = REF_E3M2, [MF_FP4_E2M1] = REF_E2M1, [MF_E8M0] = REF_E8M0};
+    return map[f];
+}
+
+/* the model parameters as published (docs/gemm.md); 0 where the GPU has no such instruction */
+static int params(mf_accum acc, mf_format fa, mf_format fb, int *w, int *neab, int *out_frac, int *clamp)
+{
+    const int f8 = (fa == MF_FP8_E4M3 || fa == MF_FP8_E5M2) && (fb == MF_FP8_E4M3 || fb == MF_FP8_E5M2);
+    const int f864 = fa >= MF_FP8_E4M3 && fa <= MF_FP4_E2M1 && fb >= MF_FP8_E4M3 && fb <= MF_FP4_E2M1;
+    const int same16 = fa == fb && (fa == MF_FP16 || fa == MF_BF16), tf32 = fa == MF_FP32 && fb == MF_FP32;
+    *out_frac = 23, *clamp = -100000;
+    switch (acc) {
+    case MF_ACCUM_V100: *w = 4, *neab = 0; return fa == MF_FP16 && fb == MF_FP16;
+    case MF_ACCUM_A100: *w = tf32 ? 4 : 8, *neab = 1; return same16 || tf32;
+    case MF_ACCUM_ADA:
+        *w = tf32 ? 4 : f8 ? 16 : 8, *neab = f8 ? -10 : 1, *out_frac = f8 ? 13 : 23;
+        return same16 || tf32 || f8;
+    case MF_ACCUM_H100:
+        *w = tf32 ? 8 : f8 ? 32 : 16, *neab = f8 ? -10 : 2, *out_frac = f8 ? 13 : 23, *clamp = -133;
+        return same16 || tf32 || f8;
+    case MF_ACCUM_B200: *w = tf32 ? 8 : f864 ? 32 : 16, *neab = 2; return same16 || tf32 || f864;
+    default: return 0;
+    }
+}
+
+/* raw exponent: floor(log2 |x|), not below the format's emin */
+static long raw_exp(ref_format f, double x)
+{
+    const ref_info *in = ref_format_info(f);
+    const long emin = 1 - in->bias;
+    const long e = (long)ilogb(x);
+    return e < emin ? emin : e;
+}
+
+/* one block: c + sum a_k b_k by the rule, in MPFR; returns the binary32 result as a double (or NaN/inf) */
+static double ref_block(ref_format fa, ref_format fb, const double *a, const double *b, int n, double c, int neab,
+                        int out_frac, int clamp)
+{
+    mpfr_t s, t;
+    long emax = -100000;
+    int any = 0;
+    mpfr_init2(s, 4096), mpfr_init2(t, 4096);
+    for (int k = 0; k < n; k++)
+        if (a[k] != 0 && b[k] != 0) {
+            const long r = raw_exp(fa, a[k]) + raw_exp(fb, b[k]);
+            emax = r > emax ? r : emax, any = 1;
+        }
+    if (c != 0) {
+        const long r = raw_exp(REF_F32, c);
+        emax = r > emax ? r : emax, any = 1;
+    }
+    if (!any) {
+        mpfr_clear(s), mpfr_clear(t);
+        return 0.0;
+    }
+    if (emax < clamp)
+        emax = clamp;
+    const long q = emax - (23 + neab);
+    mpfr_set_zero(s, 1);
+    for (int k = 0; k <= n; k++) {
+        if (k < n) {
+            mpfr_set_d(t, a[k], MPFR_RNDN);
+            mpfr_mul_d(t, t, b[k], MPFR_RNDN);
+        } else {
+            mpfr_set_d(t, c, MPFR_RNDN);
+        }
+        mpfr_mul_2si(t, t, -q, MPFR_RNDN); /* in units of the window's last bit */
+        mpfr_trunc(t, t);                  /* toward zero */
+        mpfr_mul_2si(t, t, q, MPFR_RNDN);
+        mpfr_add(s, s, t, MPFR_RNDN);
+    }
+    double r;
+    if (mpfr_zero_p(s)) {
+        r = 0.0;
+    } else {
+        /* RZ to out_frac fraction bits; below 2^-126, to multiples of 2^-(126 + out_frac) */
+        const long e = mpfr_get_exp(s) - 1; /* s in [2^e, 2^(e+1)) */
+        const long lsb = (e < -126 ? -126 : e) - out_frac;
+        mpfr_mul_2si(s, s, -lsb, MPFR_RNDN);
+        mpfr_trunc(s, s);
+        mpfr_mul_2si(s, s, lsb, MPFR_RNDN);
+        r = mpfr_get_d(s, MPFR_RNDN);
+        if (e > 127)
+            r = r < 0 ? -INFINITY : INFINITY;
+    }
+    mpfr_clear(s), mpfr_clear(t);
+    return r;
+}
+
+static double ref_dot(mf_accum acc, mf_format fa, mf_format fb, const double *a, const double *b, int k, double c,
+                      int promote)
+{
+    int w, neab, out_frac, clamp;
+    params(acc, fa, fb, &w, &neab, &out_frac, &clamp);
+    if (promote == 0) {
+        for (int p = 0; p < k; p += w) {
+            c = ref_block(ref_of(fa), ref_of(fb), a + p, b + p, k - p < w ? k - p : w, c, neab, out_frac, clamp);
+            if (isinf(c))
+                return c;
+        }
+        return c;
+    }
+    float acc32 = (float)c;
+    for (int p0 = 0; p0 < k; p0 += promote) {
+        double part = 0.0;
+        const int end = k - p0 < promote ? k : p0 + promote;
+        for (int p = p0; p < end && !isinf(part); p += w)
+            part = ref_block(ref_of(fa), ref_of(fb), a + p, b + p, end - p < w ? end - p : w, part, neab, out_frac,
+                             clamp);
+        acc32 = acc32 + (float)part;
+    }
+    return acc32;
+}
+
+static uint64_t rs = 0x243F6A8885A308D3ull;
+static uint64_t rnd(void)
+{
+    rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+    return rs;
+}
+
+/* a random finite code of f near 2^e0 (some subnormal, some zero) */
+static uint32_t rnd_code(mf_format f, int spread)
+{
+    const ref_format r = ref_of(f);
+    const ref_info *in = ref_format_info(r);
+    for (;;) {
+        uint32_t c = (uint32_t)rnd() & (in->bits == 32 ? 0xFFFFFFFFu : (1u << in->bits) - 1u);
+        if (in->bits >= 16) { /* keep the exponent within +-spread of 0 */
+            const int eb = in->bits == 32 ? 8 : in->exp_bits, mb = in->man_bits;
+            const int e = in->bias + (int)(rnd() % (unsigned)(2 * spread + 1)) - spread;
+            if (e > 0 && e < (1 << eb) - 1)
+                c = (c & ~(((1u << eb) - 1u) << mb)) | (uint32_t)e << mb;
+        }
+        if (rnd() % 16 == 0)
+            c &= ~(in->max_code); /* a signed zero */
+        if (isfinite(ref_decode(r, c)))
+            return c;
+    }
+}
+
+/* Random dot products for every model and input pair: the library against the slow reference. */
+START_TEST(test_tc_against_reference)
+{
+    static const mf_format F[] = {MF_FP32,     MF_FP16,     MF_BF16,     MF_FP8_E4M3,
+                                  MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1};
+    const mf_accum acc = (mf_accum)(MF_ACCUM_V100 + _i);
+    unsigned long checked = 0, nonzero = 0;
+    for (int x = 0; x < 8; x++)
+        for (int y = 0; y < 8; y++) {
+            int w, neab, of, cl;
+            if (!params(acc, F[x], F[y], &w, &neab, &of, &cl))
+                continue;
+            for (int rep = 0; rep < 40; rep++) {
+                uint32_t a[96], b[96];
+                double av[96], bv[96];
+                const int k = 1 + (int)(rnd() % 90), spread = rep % 3 == 0 ? 30 : 6;
+                for (int p = 0; p < k; p++) {
+                    a[p] = rnd_code(F[x], spread), b[p] = rnd_code(F[y], spread);
+                    av[p] = ref_decode(ref_of(F[x]), a[p]), bv[p] = ref_decode(ref_of(F[y]), b[p]);
+                    if (F[x] == MF_FP32) /* TF32: the low 13 bits dropped */
+                        av[p] = ref_decode(REF_F32, a[p] & ~0x1FFFu);
+                    if (F[y] == MF_FP32)
+                        bv[p] = ref_decode(REF_F32, b[p] & ~0x1FFFu);
+                }
+                const uint32_t c = rnd() % 4 ? (uint32_t)rnd_code(MF_FP32, spread) : 0;
+                const int promote = rep % 4 == 3 ? w * (1 + (int)(rnd() % 3)) : 0;
+                const double want = ref_dot(acc, F[x], F[y], av, bv, k, ref_decode(REF_F32, c), promote);
+                const float wf = (float)want;
+                uint32_t wbits;
+                memcpy(&wbits, &wf, 4);
+                if (isnan(want))
+                    wbits = 0x7FFFFFFFu; /* the library's NaN */
+                const uint32_t got = tc1(acc, F[x], a, F[y], b, (size_t)k, c, (size_t)promote);
+                MF_EXPECT(got == wbits, "model %d %s x %s k %d promote %d rep %d: 0x%08x, expected 0x%08x", (int)acc,
+                          mf_format_name(F[x]), mf_format_name(F[y]), k, promote, rep, got, wbits);
+                checked++, nonzero += (got & 0x7FFFFFFF) != 0;
+            }
+        }
+    ck_assert_uint_gt(checked, 30);
+    ck_assert_uint_gt(nonzero, checked / 2);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gemm_tc");
+    TCase *tc = tcase_create("gemm_tc");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_tc_published, 0, (int)N_CASES);
+    tcase_add_test(tc, test_tc_wide_formats);
+    tcase_add_test(tc, test_tc_block_size);
+    tcase_add_loop_test(tc, test_tc_against_reference, 0, MF_ACCUM_B200 - MF_ACCUM_V100 + 1);
+    suite_add_tcase(s, tc);
+    return mf_run_suite(s);
+}
