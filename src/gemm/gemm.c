@@ -48,11 +48,14 @@ static uint32_t code_at(const void *base, mf_format f, size_t idx)
 }
 
 /* the element's value as binary32 bits (exact: every element format widens exactly) */
-static uint32_t elem_bits(const mat *x, size_t r, size_t c)
+/* element idx of an array of format f, as binary32 bits (exact: every element format widens exactly) */
+static uint32_t value_bits(const void *base, mf_format f, size_t idx)
 {
-    const uint32_t code = code_at(x->base, x->fmt, r * x->rs + c * x->cs);
-    return x->fmt == MF_FP32 ? code : mf__f32_bits(mf_to_f32(x->fmt, code));
+    const uint32_t code = code_at(base, f, idx);
+    return f == MF_FP32 ? code : mf__f32_bits(mf_to_f32(f, code));
 }
+
+static uint32_t elem_bits(const mat *x, size_t r, size_t c) { return value_bits(x->base, x->fmt, r * x->rs + c * x->cs); }
 
 /* ---- exact values with IEEE specials ------------------------------------------------------------ */
 
@@ -193,8 +196,7 @@ static void finish(const gemm *g, xval *x, size_t i, size_t j, mf_stats *st)
         big_zero(&x->v);
     }
     if (!bits_zero(g->beta)) {
-        const uint32_t cv = g->fmt_c == MF_FP32 ? code_at(g->c, MF_FP32, idx)
-                                                : mf__f32_bits(mf_to_f32(g->fmt_c, code_at(g->c, g->fmt_c, idx)));
+        const uint32_t cv = value_bits(g->c, g->fmt_c, idx);
         xv_fma(x, g->beta, cv);
     }
     if (x->cls == XV_NAN) {
@@ -398,8 +400,7 @@ static void epi_one(const gemm *g, float s, size_t i, size_t j, mf_stats *st)
         const int has_c = !bits_zero(g->beta);
         double v = (double)s * (double)f, e = 0.0;
         if (has_c) {
-            const uint32_t cb = g->fmt_c == MF_FP32 ? code_at(g->c, MF_FP32, idx)
-                                                    : mf__f32_bits(mf_to_f32(g->fmt_c, code_at(g->c, g->fmt_c, idx)));
+            const uint32_t cb = value_bits(g->c, g->fmt_c, idx);
             float beta;
             memcpy(&cv, &cb, 4);
             memcpy(&beta, &g->beta, 4);
