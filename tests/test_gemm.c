@@ -612,6 +612,236 @@ START_TEST(test_gemm_bad_args)
 }
 END_TEST
 
+/* ---- block scales ---------------------------------------------------------------------------------- */
+
+/* (kind, element format) pairs the block kinds take */
+static const struct {
+    mf_gemm_scale_kind kind;
+    mf_format fmt;
+} BLOCK_CASES[] = {
+    {MF_GEMM_SCALE_BLOCK_1X128, MF_FP8_E4M3},
+    {MF_GEMM_SCALE_BLOCK_1X128, MF_FP8_E5M2},
+    {MF_GEMM_SCALE_BLOCK_128X128, MF_FP8_E4M3},
+    {MF_GEMM_SCALE_BLOCK_128X128, MF_FP8_E5M2},
+    {MF_GEMM_SCALE_BLOCK_128X1, MF_FP8_E4M3},
+    {MF_GEMM_SCALE_MX, MF_FP8_E4M3},
+    {MF_GEMM_SCALE_MX, MF_FP8_E5M2},
+    {MF_GEMM_SCALE_MX, MF_FP6_E2M3},
+    {MF_GEMM_SCALE_MX, MF_FP6_E3M2},
+    {MF_GEMM_SCALE_MX, MF_FP4_E2M1},
+    {MF_GEMM_SCALE_NVFP4, MF_FP4_E2M1},
+};
+#define N_BLOCK_CASES (sizeof BLOCK_CASES / sizeof BLOCK_CASES[0])
+
+/* One block-scaled operand: the R x C tensor's codes (tight, in the scaling API's layout), its scales,
+ * and its values as the scaling API's dequantize function gives them. */
+typedef struct bop {
+    mf_gemm_scale s;
+    mf_format fmt;
+    size_t rows, cols;
+    unsigned char codes[64 * 160];
+    float fscale[256];
+    uint8_t bscale[64 * 160 / 16];
+    float val[64 * 160];
+} bop;
+
+static void bop_make(bop *x, mf_gemm_scale_kind kind, mf_format f, size_t rows, size_t cols, int special)
+{
+    memset(x, 0, sizeof *x);
+    x->s.kind = kind, x->fmt = f, x->rows = rows, x->cols = cols;
+    x->s.axis = rnd() & 1 ? MF_MX_COLWISE : MF_MX_ROWWISE;
+    for (size_t e = 0; e < rows * cols; e++)
+        put(x->codes, f, e, rnd_code(f, 0));
+    if (kind == MF_GEMM_SCALE_MX || kind == MF_GEMM_SCALE_NVFP4) {
+        const size_t ns = rows * cols / (kind == MF_GEMM_SCALE_MX ? 32 : 16);
+        for (size_t q = 0; q < ns; q++) /* E8M0 around 2^0, or positive E4M3 codes */
+            x->bscale[q] = (uint8_t)(kind == MF_GEMM_SCALE_MX ? 112 + rnd_below(31) : 1 + rnd_below(0x7E));
+        if (special && kind == MF_GEMM_SCALE_MX) /* the smallest scale (2^-127, subnormal) and a NaN block */
+            x->bscale[0] = 0, x->bscale[ns - 1] = 0xFF;
+        x->s.data = x->bscale;
+        x->s.amax = ldexpf((float)(1 + rnd_below(1000)), -(int)rnd_below(12));
+        if (kind == MF_GEMM_SCALE_MX) {
+            const mf_mx_type t = f == MF_FP8_E4M3   ? MF_MXFP8_E4M3
+                                 : f == MF_FP8_E5M2 ? MF_MXFP8_E5M2
+                                 : f == MF_FP6_E2M3 ? MF_MXFP6_E2M3
+                                 : f == MF_FP6_E3M2 ? MF_MXFP6_E3M2
+                                                    : MF_MXFP4_E2M1;
+            ck_assert_int_eq(mf_mx_dequantize(t, x->s.axis, 0, x->codes, x->bscale, rows, cols, x->val), MF_OK);
+        } else {
+            ck_assert_int_eq(mf_nvfp4_dequantize(x->s.axis, x->codes, x->bscale, x->s.amax, rows, cols, x->val), MF_OK);
+        }
+    } else {
+        const mf_fp8_block bk = kind == MF_GEMM_SCALE_BLOCK_1X128     ? MF_FP8_BLOCK_1X128
+                                : kind == MF_GEMM_SCALE_BLOCK_128X128 ? MF_FP8_BLOCK_128X128
+                                                                      : MF_FP8_BLOCK_128X1;
+        size_t sr, sc;
+        ck_assert_int_eq(mf_fp8_block_scale_shape(bk, rows, cols, &sr, &sc), MF_OK);
+        ck_assert_uint_le(sr * sc, sizeof x->fscale / sizeof x->fscale[0]);
+        for (size_t q = 0; q < sr * sc; q++) /* any binary32: 24-bit significands, so products round */
+            x->fscale[q] = ldexpf((float)(0x800000 + (rnd() & 0x7FFFFF)), -23 - 8 + (int)rnd_below(17));
+        if (special)
+            x->fscale[0] = 0x1p-140f; /* subnormal dequantized values */
+        x->s.data = x->fscale;
+        ck_assert_int_eq(mf_fp8_block_dequantize(MF_FP32, x->val, f, x->codes, x->fscale, rows, cols, bk), MF_OK);
+    }
+}
+
+/* Block scales: each element's value is the scaling API's dequantized value, then the accumulation:
+ * MF_ACCUM_FP32 equal to the fmaf chain over the dequantized values (every layout, transpose, ld and thread
+ * count), MF_ACCUM_EXACT equal to their exact sum rounded once (MPFR). Case _i: A's kind and format; B
+ * block-scaled with a kind of its own, or plain bf16. */
+START_TEST(test_gemm_block_scales)
+{
+    enum { M = 64, N = 32, K = 160 };
+    static bop xa, xb;
+    static unsigned char as[2 * 64 * 200], bs[2 * 64 * 200];
+    static float c[M * N], want[M * N];
+    static uint16_t bplain[K * N];
+    static float bplain_v[K * N];
+    unsigned long sample = (unsigned long)_i;
+    if (!mf_test_take(&sample))
+        return;
+    const mf_format fa = BLOCK_CASES[_i].fmt;
+    unsigned long n_checked = 0;
+    for (int v = 0; v < 8; v++) {
+        const mf_layout lay = v & 1 ? MF_COL_MAJOR : MF_ROW_MAJOR;
+        const mf_trans ta = v & 2 ? MF_TRANS : MF_NO_TRANS, tb = v & 4 ? MF_TRANS : MF_NO_TRANS;
+        const int ra = (ta == MF_NO_TRANS) == (lay == MF_ROW_MAJOR), rb = (tb == MF_NO_TRANS) == (lay == MF_ROW_MAJOR);
+        const int b_plain = v == 3 || v == 6;
+        const size_t jb = rnd_below(N_BLOCK_CASES);
+        const mf_format fb = b_plain ? MF_BF16 : BLOCK_CASES[jb].fmt;
+        /* the stored arrays: R x C tensors with ld = C + pad */
+        bop_make(&xa, BLOCK_CASES[_i].kind, fa, ra ? M : K, ra ? K : M, v == 5);
+        if (b_plain)
+            xb.rows = rb ? K : N, xb.cols = rb ? N : K;
+        else
+            bop_make(&xb, BLOCK_CASES[jb].kind, fb, rb ? K : N, rb ? N : K, 0);
+        const size_t lda = xa.cols + (v & 4 ? 3 : 0), ldb = xb.cols + (v & 2 ? 5 : 0),
+                     ldc = lay == MF_ROW_MAJOR ? N : M;
+        memset(as, 0x77, sizeof as), memset(bs, 0x77, sizeof bs);
+        for (size_t r = 0; r < xa.rows; r++)
+            for (size_t q = 0; q < xa.cols; q++)
+                put(as, fa, r * lda + q, get(xa.codes, fa, r * xa.cols + q));
+        if (b_plain) {
+            for (size_t e = 0; e < K * N; e++) {
+                bplain[e] = (uint16_t)rnd_code(MF_BF16, 0);
+                bplain_v[e] = (float)ref_decode(REF_BF16, bplain[e]);
+            }
+            for (size_t r = 0; r < xb.rows; r++)
+                for (size_t q = 0; q < xb.cols; q++)
+                    put(bs, fb, r * ldb + q, bplain[r * xb.cols + q]);
+        } else {
+            for (size_t r = 0; r < xb.rows; r++)
+                for (size_t q = 0; q < xb.cols; q++)
+                    put(bs, fb, r * ldb + q, get(xb.codes, fb, r * xb.cols + q));
+        }
+        mf_gemm_opts o;
+        memset(&o, 0, sizeof o);
+        o.scale_a = xa.s;
+        if (!b_plain)
+            o.scale_b = xb.s;
+        o.threads = (int)(v % 4);
+        for (int acc = 0; acc < 2; acc++) {
+            if (acc == 1 && v != (_i % 8)) /* the exact accumulation on one variant a case */
+                continue;
+            o.accum = acc ? MF_ACCUM_EXACT : MF_ACCUM_FP32;
+            mpfr_t sum, t;
+            mpfr_init2(sum, 2048), mpfr_init2(t, 2048);
+            for (size_t i = 0; i < M; i++)
+                for (size_t j = 0; j < N; j++) {
+                    float s = 0.0f;
+                    mpfr_set_zero(sum, 1);
+                    for (size_t p = 0; p < K; p++) {
+                        const float va = xa.val[ra ? i * xa.cols + p : p * xa.cols + i];
+                        const float vb = b_plain ? bplain_v[rb ? p * xb.cols + j : j * xb.cols + p]
+                                                 : xb.val[rb ? p * xb.cols + j : j * xb.cols + p];
+                        if (acc == 0) {
+                            s = fmaf(va, vb, s);
+                        } else if (!isnan(va) && !isnan(vb)) {
+                            mpfr_set_flt(t, va, MPFR_RNDN);
+                            mpfr_mul_d(t, t, (double)vb, MPFR_RNDN);
+                            mpfr_add(sum, sum, t, MPFR_RNDN);
+                        } else {
+                            mpfr_set_nan(sum);
+                        }
+                    }
+                    if (acc == 1)
+                        s = mpfr_nan_p(sum) ? NAN : mpfr_get_flt(sum, MPFR_RNDN);
+                    /* mf_gemm's NaN is 0x7FFFFFFF and an exact zero +0 */
+                    want[at(lay, ldc, i, j)] = isnan(s) ? mf_test_bits_f32(0x7FFFFFFFu) : s == 0.0f ? 0.0f : s;
+                }
+            mpfr_clear(sum), mpfr_clear(t);
+            memset(c, 0xFF, sizeof c);
+            const int rc = mf_gemm(lay, ta, tb, M, N, K, 1.0f, as, fa, lda, bs, fb, ldb, 0.0f, c, MF_FP32, ldc, &o);
+            MF_EXPECT(rc == MF_OK, "case %d variant %d: returned %d", _i, v, rc);
+            for (size_t e = 0; e < M * N; e++)
+                MF_EXPECT(mf_test_f32_bits(c[e]) == mf_test_f32_bits(want[e]),
+                          "%s %s (%d) x %s (%s): variant %d, %s, element %zu is %a, expected %a", mf_format_name(fa),
+                          "block", (int)BLOCK_CASES[_i].kind, mf_format_name(fb), b_plain ? "plain" : "block", v,
+                          acc ? "exact" : "fp32", e, (double)c[e], (double)want[e]);
+            n_checked += M * N;
+        }
+    }
+    ck_assert_uint_ge(n_checked, 9 * M * N);
+}
+END_TEST
+
+/* Block kinds a format or an accumulation cannot take, and their shapes: MF_E_ARG, C untouched. */
+START_TEST(test_gemm_block_scale_args)
+{
+    static unsigned char a[64 * 64], b[64 * 64];
+    static float c[64 * 64], keep[64 * 64];
+    static uint8_t sc[1024];
+    static float fs[1024];
+    memset(a, 0x11, sizeof a), memset(b, 0x22, sizeof b), memset(sc, 127, sizeof sc);
+    for (int e = 0; e < 1024; e++)
+        fs[e] = 1.0f;
+    for (int e = 0; e < 64 * 64; e++)
+        c[e] = -1.0f;
+    memcpy(keep, c, sizeof c);
+    mf_gemm_opts o;
+#define CALL(fa, fb, m, n, k)                                                                                          \
+    mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, m, n, k, 1.0f, a, fa, k, b, fb, n, 0.0f, c, MF_FP32, n, &o)
+#define BAD(code, fa, fb, m, n, k)                                                                                     \
+    do {                                                                                                               \
+        ck_assert_int_eq(CALL(fa, fb, m, n, k), code);                                                                 \
+        ck_assert_mem_eq(c, keep, sizeof c);                                                                           \
+    } while (0)
+    memset(&o, 0, sizeof o);
+    o.scale_a.kind = MF_GEMM_SCALE_BLOCK_1X128, o.scale_a.data = fs;
+    BAD(MF_E_ARG, MF_FP4_E2M1, MF_FP32, 4, 4, 32); /* FP8 block scales take e4m3 / e5m2 only */
+    BAD(MF_E_ARG, MF_BF16, MF_FP32, 4, 4, 32);
+    o.accum = MF_ACCUM_H100;
+    BAD(MF_E_ARG, MF_FP8_E4M3, MF_FP8_E4M3, 4, 4, 32); /* the models read the elements' own codes */
+    o.accum = MF_ACCUM_FP32;
+    ck_assert_int_eq(CALL(MF_FP8_E4M3, MF_FP32, 4, 4, 32), MF_OK);
+    memcpy(c, keep, sizeof c);
+    o.scale_a.data = NULL;
+    BAD(MF_E_NULL, MF_FP8_E4M3, MF_FP32, 4, 4, 32);
+    o.scale_a.data = c + 2; /* overlaps C */
+    BAD(MF_E_OVERLAP, MF_FP8_E4M3, MF_FP32, 4, 4, 32);
+    memset(&o, 0, sizeof o);
+    o.scale_b.kind = MF_GEMM_SCALE_MX, o.scale_b.data = sc;
+    BAD(MF_E_ARG, MF_FP32, MF_FP16, 4, 32, 32); /* MX elements: FP8, FP6, FP4 */
+    o.scale_b.axis = MF_MX_ROWWISE;             /* B is k x n: rows of n = 20, not a multiple of 32 */
+    BAD(MF_E_ARG, MF_FP32, MF_FP8_E4M3, 4, 20, 32);
+    o.scale_b.axis = MF_MX_COLWISE; /* columns of k = 48 */
+    BAD(MF_E_ARG, MF_FP32, MF_FP8_E4M3, 4, 32, 48);
+    ck_assert_int_eq(CALL(MF_FP32, MF_FP8_E4M3, 4, 20, 64), MF_OK);
+    memcpy(c, keep, sizeof c);
+    o.scale_b.axis = (mf_mx_axis)2;
+    BAD(MF_E_ARG, MF_FP32, MF_FP8_E4M3, 4, 32, 64);
+    o.scale_b.axis = (mf_mx_axis)-1;
+    BAD(MF_E_ARG, MF_FP32, MF_FP8_E4M3, 4, 32, 64);
+    o.scale_b.kind = MF_GEMM_SCALE_NVFP4, o.scale_b.axis = MF_MX_ROWWISE;
+    BAD(MF_E_ARG, MF_FP32, MF_FP8_E4M3, 4, 32, 64); /* NVFP4: e2m1 only */
+    BAD(MF_E_ARG, MF_FP32, MF_FP4_E2M1, 4, 24, 64); /* rows of 24 */
+    ck_assert_int_eq(CALL(MF_FP32, MF_FP4_E2M1, 4, 16, 64), MF_OK);
+#undef BAD
+#undef CALL
+}
+END_TEST
+
 int main(void)
 {
     /* MF_GEMM_EXPECT=name (tests/gemm.cmake sets it with MF_BACKEND): this run is that backend's kernel */
@@ -631,6 +861,8 @@ int main(void)
     tcase_add_test(tc, test_gemm_sr_f32);
     tcase_add_test(tc, test_gemm_environment);
     tcase_add_test(tc, test_gemm_bad_args);
+    tcase_add_loop_test(tc, test_gemm_block_scales, 0, (int)N_BLOCK_CASES);
+    tcase_add_test(tc, test_gemm_block_scale_args);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);
 }

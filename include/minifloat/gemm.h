@@ -35,6 +35,7 @@
 #ifndef MINIFLOAT_GEMM_H
 #define MINIFLOAT_GEMM_H
 
+#include "mx.h"
 #include "types.h"
 
 MF_BEGIN_DECLS
@@ -60,19 +61,45 @@ typedef enum {
 
 #define MF_ACCUM_COUNT 7
 
-/* Scales applied to A's or B's elements: value = element * scale. */
+/* Scales of A's or B's elements. TENSOR and VECTOR multiply the dot product (in the exact epilogue); the
+ * block kinds are those of the scaling API (fp8_scaling.h, mx.h): each element's value is what that API's
+ * dequantize function gives for it, a binary32 number (element * its block's scale, rounded to nearest
+ * even), and the products of those values are accumulated. So a block-scaled GEMM equals dequantizing
+ * both operands into f32 and multiplying them, without the f32 copies.
+ *
+ * Block scales address the stored array as the scaling API addresses a tensor: as a row-major tensor of
+ * R rows of C elements, element (r, c) at array index r * ld + c (R x C = the stored matrix for
+ * MF_ROW_MAJOR, its transpose for MF_COL_MAJOR). That is the layout mf_fp8_block_quantize,
+ * mf_mx_quantize or mf_nvfp4_quantize wrote when that array was quantized (with ld = C): a quantized
+ * weight multiplies as it is stored, transposed or not. */
 typedef enum {
-    MF_GEMM_SCALE_NONE,   /* no scale (data ignored) */
-    MF_GEMM_SCALE_TENSOR, /* one float for the whole matrix: data -> float */
-    MF_GEMM_SCALE_VECTOR  /* one float per row of op(A) (m of them) or per column of op(B) (n):
-                             data -> float[m] or float[n] */
+    /* no scale (data ignored) */
+    MF_GEMM_SCALE_NONE,
+    /* one float for the whole matrix: data -> float */
+    MF_GEMM_SCALE_TENSOR,
+    /* one float per row of op(A) (m of them) or per column of op(B) (n): data -> float[m] or float[n] */
+    MF_GEMM_SCALE_VECTOR,
+    /* e4m3 / e5m2 elements in blocks of 1 x 128, 128 x 128 or 128 x 1 of the R x C tensor, one float
+     * scale_inv each, in mf_fp8_block_scale_shape's layout (mf_fp8_block_dequantize) */
+    MF_GEMM_SCALE_BLOCK_1X128,
+    MF_GEMM_SCALE_BLOCK_128X128,
+    MF_GEMM_SCALE_BLOCK_128X1,
+    /* e4m3, e5m2, e2m3, e3m2 or e2m1 elements with E8M0 scales of 32-element blocks along axis:
+     * data -> uint8_t scales[R * C / 32] in mx.h's layout (mf_mx_dequantize) */
+    MF_GEMM_SCALE_MX,
+    /* e2m1 elements, E4M3 scales of 16-element blocks along axis, and the tensor's amax:
+     * data -> uint8_t scales[R * C / 16] (mf_nvfp4_dequantize) */
+    MF_GEMM_SCALE_NVFP4
 } mf_gemm_scale_kind;
 
-#define MF_GEMM_SCALE_COUNT 3
+#define MF_GEMM_SCALE_COUNT 8
 
 typedef struct mf_gemm_scale {
     mf_gemm_scale_kind kind;
     const void *data; /* the scales, as said for each kind */
+    mf_mx_axis axis;  /* MX, NVFP4: blocks along a row of the R x C tensor (MF_MX_ROWWISE: C a multiple of
+                         the block) or down a column (MF_MX_COLWISE: R a multiple of it) */
+    float amax;       /* NVFP4: the amax mf_nvfp4_quantize used */
 } mf_gemm_scale;
 
 /* Options; all-zero (or a NULL pointer) means FP32 accumulation, no scales, C rounded to nearest even
@@ -98,11 +125,14 @@ typedef struct mf_gemm_opts {
  * (row-major: its number of columns; column-major: its number of rows), and at least 1; likewise B
  * (k x n, or n x k transposed) and C (m x n). ld is counted in elements (for e2m1, nibbles).
  * Scales: opts->scale_a / scale_b; their values are used as given (any binary32, NaN and inf follow
- * the IEEE rules above).
+ * the IEEE rules above). Block kinds run with MF_ACCUM_FP32 and MF_ACCUM_EXACT (the tensor-core models
+ * read the elements' own codes).
  *
  * Returns MF_OK, or a negative code and writes nothing (C and stats untouched):
  *   MF_E_ARG      layout, trans_a or trans_b not one of their values; an ld too small; opts->accum or a
- *                 scale kind unknown; opts->threads negative; opts->promote_every not 0 where there is no
+ *                 scale kind unknown; a block kind the operand's format does not take, or with a
+ *                 tensor-core model; an MX / NVFP4 axis unknown, or its blocked dimension (C rowwise, R
+ *                 columnwise) not a multiple of the block; opts->threads negative; opts->promote_every not 0 where there is no
  *                 tensor-core model, or not a multiple of the model's block size;
  *   MF_E_FORMAT   fmt_a or fmt_b not f32, f16, bf16, e4m3, e5m2, e2m3, e3m2 or e2m1; fmt_c not f32, f16
  *                 or bf16; under a tensor-core model, a pair of input formats that GPU's tensor cores

@@ -17,6 +17,7 @@
 #endif
 
 #include <minifloat.h>
+#include <minifloat/detail/arith.h>
 #include <minifloat/gemm.h>
 
 #include "../internal.h"
@@ -26,11 +27,44 @@
 
 /* ---- element access ---------------------------------------------------------------------------- */
 
+/* An operand's block scales (kinds BLOCK_*, MX, NVFP4): the stored array seen as a row-major tensor of
+ * lines of cols elements, element (r, c) at array index r * ld + c, its block (r >> bh, c >> bw) scaled by
+ * f[...] or lut[u8[...]] at (r >> bh) * scols + (c >> bw). */
+typedef struct bscale {
+    size_t ld, cols, scols;
+    unsigned bh, bw; /* log2 of the block's height and width */
+    const float *f;
+    const uint8_t *u8;
+    float lut[256]; /* MX: 2^(code - 127), NaN for 0xFF; NVFP4: e4m3(code) * amax * (1 / 2688) */
+} bscale;
+
+static float bs_at(const bscale *s, size_t r, size_t c)
+{
+    const size_t q = (r >> s->bh) * s->scols + (c >> s->bw);
+    return s->f ? s->f[q] : s->lut[s->u8[q]];
+}
+
+/* out[0], out[ostep], ... (count values of the array's elements from index idx on, step apart) times
+ * their scales: each a binary32 product rounded to nearest, as the scaling API's dequantize functions */
+static void bs_apply(float *out, size_t ostep, const bscale *s, size_t idx, size_t step, size_t count)
+{
+    size_t r = idx / s->ld, c = idx % s->ld;
+    const int along_c = step == 1 && s->ld > 1;
+    for (size_t q = 0; q < count; q++) {
+        out[q * ostep] *= bs_at(s, r, c);
+        if (along_c)
+            c++;
+        else
+            r++;
+    }
+}
+
 /* op(X)'s element (r, c) of a stored matrix is element r * rs + c * cs of its array. */
 typedef struct mat {
     const void *base;
     mf_format fmt;
     size_t rs, cs;
+    const bscale *bs; /* block scales, or NULL */
 } mat;
 
 static uint32_t code_at(const void *base, mf_format f, size_t idx)
@@ -55,7 +89,18 @@ static uint32_t value_bits(const void *base, mf_format f, size_t idx)
     return f == MF_FP32 ? code : mf__f32_bits(mf_to_f32(f, code));
 }
 
-static uint32_t elem_bits(const mat *x, size_t r, size_t c) { return value_bits(x->base, x->fmt, r * x->rs + c * x->cs); }
+/* op(X)(r, c)'s value, block scale applied, as binary32 bits */
+static uint32_t elem_bits(const mat *x, size_t r, size_t c)
+{
+    const size_t idx = r * x->rs + c * x->cs;
+    const uint32_t v = value_bits(x->base, x->fmt, idx);
+    float f;
+    if (!x->bs)
+        return v;
+    memcpy(&f, &v, 4);
+    bs_apply(&f, 1, x->bs, idx, 1, 1);
+    return mf__f32_bits(f);
+}
 
 /* ---- exact values with IEEE specials ------------------------------------------------------------ */
 
@@ -140,7 +185,8 @@ typedef struct gemm {
     int products; /* alpha != 0 and k > 0: the dot products are formed */
     int direct;   /* alpha = 1, no scales, beta = 0: C is the accumulator rounded once */
     int scaled_rn; /* f32 C, rn, IEEE, beta = 0, no stats, alpha * scales one binary32 factor: C = fl(acc * factor) */
-    mf__tc tc;     /* a tensor-core model's parameters */
+    bscale bsa, bsb; /* block scales (a.bs, b.bs point here) */
+    mf__tc tc;       /* a tensor-core model's parameters */
     int tc_c_in;   /* ... and C is its first block's input (alpha = beta = 1, f32 C, no scales) */
     float factor;
 } gemm;
@@ -243,11 +289,12 @@ typedef struct dec {
     size_t rs, cs;
     float lut[256];           /* the value of every code of a format of 8 bits or fewer */
     const mf__backend *widen; /* the backend that widens contiguous f16 runs */
+    const bscale *bs;
 } dec;
 
 static void dec_init(dec *d, const mat *x)
 {
-    d->base = x->base, d->fmt = x->fmt, d->rs = x->rs, d->cs = x->cs;
+    d->base = x->base, d->fmt = x->fmt, d->rs = x->rs, d->cs = x->cs, d->bs = x->bs;
     d->widen = mf__backend_for(mf__backend_active(), MF_FP32, x->fmt);
     if (x->fmt != MF_FP32 && x->fmt != MF_FP16 && x->fmt != MF_BF16)
         for (uint32_t c = 0; c < 256; c++)
@@ -257,7 +304,7 @@ static void dec_init(dec *d, const mat *x)
 }
 
 /* count elements from array index idx on, step apart, widened into out[0], out[ostep], ... */
-static void dec_run(float *out, size_t ostep, const dec *d, size_t idx, size_t step, size_t count)
+static void dec_run_raw(float *out, size_t ostep, const dec *d, size_t idx, size_t step, size_t count)
 {
     const unsigned char *b = (const unsigned char *)d->base;
     size_t q;
@@ -303,6 +350,14 @@ static void dec_run(float *out, size_t ostep, const dec *d, size_t idx, size_t s
         for (q = 0; q < count; q++, idx += step)
             out[q * ostep] = d->lut[b[idx]];
     }
+}
+
+/* ... with their block scales */
+static void dec_run(float *out, size_t ostep, const dec *d, size_t idx, size_t step, size_t count)
+{
+    dec_run_raw(out, ostep, d, idx, step, count);
+    if (d->bs)
+        bs_apply(out, ostep, d->bs, idx, step, count);
 }
 
 /* op(A)'s rows [i0, i0 + mb) x columns [p0, p0 + kb) into slivers of mr rows (zero rows past mb) */
@@ -759,20 +814,61 @@ static int stored(mf_layout layout, mf_format f, const void *p, size_t rows, siz
 
 static const mf_gemm_opts gemm_defaults; /* zero: FP32 accumulation, no scales, rn, IEEE */
 
-static int scale_arg(const mf_gemm_scale *s, size_t len, const float **data, size_t *step, size_t *bytes)
+static int is_fp8(mf_format f) { return f == MF_FP8_E4M3 || f == MF_FP8_E5M2; }
+
+/* An operand's scales: data and step for the epilogue's kinds (TENSOR, VECTOR: len of them), or *bsp = bs
+ * filled for a block kind on the stored array seen as rows x cols with leading dimension ld. The bytes the
+ * scales span go to *bytes. */
+static int scale_arg(const mf_gemm_scale *s, size_t len, mf_format f, size_t rows, size_t cols, size_t ld,
+                     const float **data, size_t *step, size_t *bytes, bscale *bs, const bscale **bsp)
 {
-    *data = NULL, *step = 0, *bytes = 0;
+    unsigned bh = 0, bw = 0;
+    int ok;
+    *data = NULL, *step = 0, *bytes = 0, *bsp = NULL;
     switch (s->kind) {
     case MF_GEMM_SCALE_NONE: return MF_OK;
-    case MF_GEMM_SCALE_TENSOR: *bytes = sizeof(float); break;
+    case MF_GEMM_SCALE_TENSOR: *bytes = sizeof(float), *data = (const float *)s->data; return MF_OK;
     case MF_GEMM_SCALE_VECTOR:
-        *step = 1;
-        if (!mf__span_ok(s->data, len, sizeof(float), bytes))
-            return MF_E_SIZE;
+        *step = 1, *data = (const float *)s->data;
+        return mf__span_ok(s->data, len, sizeof(float), bytes) ? MF_OK : MF_E_SIZE;
+    case MF_GEMM_SCALE_BLOCK_1X128: bw = 7, ok = is_fp8(f); break;
+    case MF_GEMM_SCALE_BLOCK_128X128: bh = bw = 7, ok = is_fp8(f); break;
+    case MF_GEMM_SCALE_BLOCK_128X1: bh = 7, ok = is_fp8(f); break;
+    case MF_GEMM_SCALE_MX:
+    case MF_GEMM_SCALE_NVFP4: {
+        const unsigned lb = s->kind == MF_GEMM_SCALE_MX ? 5 : 4; /* 32 or 16 */
+        ok = s->kind == MF_GEMM_SCALE_MX ? f != MF_FP32 && f != MF_FP16 && f != MF_BF16 : f == MF_FP4_E2M1;
+        if ((unsigned)s->axis > MF_MX_COLWISE)
+            return MF_E_ARG;
+        if (s->axis == MF_MX_ROWWISE)
+            bw = lb, ok = ok && cols % (1u << lb) == 0;
+        else
+            bh = lb, ok = ok && rows % (1u << lb) == 0;
         break;
+    }
     default: return MF_E_ARG;
     }
-    *data = (const float *)s->data;
+    if (!ok)
+        return MF_E_ARG;
+    bs->ld = ld, bs->cols = cols, bs->bh = bh, bs->bw = bw;
+    bs->scols = (cols + (1u << bw) - 1) >> bw;
+    /* ceil(rows / h) * ceil(cols / w) <= rows * cols: no overflow where the matrix's span has none */
+    bs->f = NULL, bs->u8 = NULL;
+    if (s->kind == MF_GEMM_SCALE_MX || s->kind == MF_GEMM_SCALE_NVFP4) {
+        const float inv2688 = mf__f32_div(1.0f, 2688.0f);
+        bs->u8 = (const uint8_t *)s->data;
+        for (uint32_t q = 0; q < 256; q++)
+            bs->lut[q] = s->kind == MF_GEMM_SCALE_NVFP4
+                             ? mf__f32_mul(mf__f32_mul(mf_to_f32(MF_FP8_E4M3, q), s->amax), inv2688)
+                             : mf_to_f32(MF_E8M0, q); /* 2^(q - 127) (subnormal at 0), NaN at 0xFF */
+        if (!mf__span_ok(s->data, ((rows + (1u << bh) - 1) >> bh) * bs->scols, 1, bytes))
+            return MF_E_SIZE;
+    } else {
+        bs->f = (const float *)s->data;
+        if (!mf__span_ok(s->data, ((rows + (1u << bh) - 1) >> bh) * bs->scols, sizeof(float), bytes))
+            return MF_E_SIZE;
+    }
+    *bsp = bs;
     return MF_OK;
 }
 
@@ -816,9 +912,18 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
         return rc;
     if (!mf__count2_ok(m, n, &mn))
         return MF_E_SIZE;
-    if ((rc = scale_arg(&o->scale_a, m, &g.sa, &g.sa_step, &bytes_sa)) != MF_OK ||
-        (rc = scale_arg(&o->scale_b, n, &g.sb, &g.sb_step, &bytes_sb)) != MF_OK)
-        return rc;
+    {
+        /* the stored arrays as row-major tensors: stored (x, y) is (x, y) row-major, (y, x) column-major */
+        const int ra = (trans_a == MF_NO_TRANS) == (layout == MF_ROW_MAJOR);
+        const int rb = (trans_b == MF_NO_TRANS) == (layout == MF_ROW_MAJOR);
+        if ((rc = scale_arg(&o->scale_a, m, fmt_a, ra ? m : k, ra ? k : m, lda, &g.sa, &g.sa_step, &bytes_sa, &g.bsa,
+                            &g.a.bs)) != MF_OK ||
+            (rc = scale_arg(&o->scale_b, n, fmt_b, rb ? k : n, rb ? n : k, ldb, &g.sb, &g.sb_step, &bytes_sb, &g.bsb,
+                            &g.b.bs)) != MF_OK)
+            return rc;
+        if ((g.a.bs || g.b.bs) && o->accum >= MF_ACCUM_V100)
+            return MF_E_ARG;
+    }
     if (mn == 0) {
         if (o->stats)
             memset(o->stats, 0, sizeof *o->stats);
@@ -832,13 +937,14 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
                   o->overflow == MF_OVERFLOW_IEEE && bits_zero(g.beta) && !o->stats && !g.sa_step && !g.sb_step &&
                   factor_f32(&g, 0, 0, &g.factor);
     read_ab = g.products;
-    if (!c || (read_ab && (!a || !b || (o->scale_a.kind != MF_GEMM_SCALE_NONE && !g.sa) ||
-                           (o->scale_b.kind != MF_GEMM_SCALE_NONE && !g.sb))))
+    if (!c || (read_ab && (!a || !b || (o->scale_a.kind != MF_GEMM_SCALE_NONE && !o->scale_a.data) ||
+                           (o->scale_b.kind != MF_GEMM_SCALE_NONE && !o->scale_b.data))))
         return MF_E_NULL;
     if (!read_ab) /* the scales are not read either */
-        g.sa = g.sb = NULL, bytes_a = bytes_b = bytes_sa = bytes_sb = 0;
+        g.sa = g.sb = NULL, g.a.bs = g.b.bs = NULL, bytes_a = bytes_b = bytes_sa = bytes_sb = 0;
     if (mf__ranges_overlap(c, bytes_c, a, bytes_a) || mf__ranges_overlap(c, bytes_c, b, bytes_b) ||
-        mf__ranges_overlap(c, bytes_c, g.sa, bytes_sa) || mf__ranges_overlap(c, bytes_c, g.sb, bytes_sb))
+        mf__ranges_overlap(c, bytes_c, o->scale_a.data, bytes_sa) ||
+        mf__ranges_overlap(c, bytes_c, o->scale_b.data, bytes_sb))
         return MF_E_OVERLAP;
 
     memset(&st, 0, sizeof st);
