@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* bench/gemm.c - mf_gemm's speed against OpenBLAS, oneDNN and this CPU's FMA peak, in one run.
  *
- *   bench/gemm [--threads T] [--sizes 256,512,...] [--reps R]
+ *   bench/gemm [--threads T] [--sizes 256,512,...] [--reps R] [--tc]
  *
  * One CSV line per (shape, inputs, implementation):
  *   m,n,k,inputs,impl,threads,seconds,gflops,vs_ref,vs_peak
  * seconds is the median of R runs (the implementations of a shape take turns); gflops counts 2mnk;
- * vs_ref is the speed divided by the row group's reference (OpenBLAS sgemm for f32 and f16 inputs, oneDNN's
- * bf16 matmul for bf16 and e4m3 inputs; '-' where it is not built in); vs_peak divides by the FMA peak this
+ * vs_ref is the row's speed over its reference's (OpenBLAS sgemm for f32 and f16 inputs, oneDNN's bf16 matmul
+ * for bf16 and e4m3 inputs, '-' where it is not built in; MXFP8 and NVFP4 against the per-tensor-scaled
+ * e4m3 and e2m1 runs, e2m1 against e4m3; with --tc, each tensor-core model "inputs/gpu" against
+ * MF_ACCUM_FP32 on the same inputs); vs_peak divides by the FMA peak this
  * program measures first (a loop of independent vfmadd231ps, times T threads).
  * OpenBLAS runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset; oneDNN with OMP_NUM_THREADS = T. With T > 1
  * every timed run waits 250 ms first, so that the other libraries' spinning workers are idle.
@@ -61,7 +63,9 @@ typedef struct ops {
     size_t m, n, k;
     float *a32, *b32, *c32;
     uint16_t *a16, *b16, *abf, *bbf;
-    uint8_t *a8, *b8;
+    uint8_t *a8, *b8, *a4, *b4;     /* e4m3; e2m1 (two per byte) */
+    uint8_t *amx, *bmx, *anv, *bnv; /* MX (E8M0 per 32) and NVFP4 (E4M3 per 16) scales along k */
+    float amax_a, amax_b;
 } ops;
 
 static void ops_init(ops *o, size_t m, size_t n, size_t k)
@@ -86,45 +90,89 @@ static void ops_init(ops *o, size_t m, size_t n, size_t k)
         mf_convert(MF_BF16, o->bbf, MF_FP32, o->b32, k * n, NULL);
     mf_convert(MF_FP8_E4M3, o->a8, MF_FP32, o->a32, m * k, NULL),
         mf_convert(MF_FP8_E4M3, o->b8, MF_FP32, o->b32, k * n, NULL);
+    o->a4 = malloc(m * k / 2 + 1), o->b4 = malloc(k * n / 2 + 1);
+    mf_convert(MF_FP4_E2M1, o->a4, MF_FP32, o->a32, m * k, NULL),
+        mf_convert(MF_FP4_E2M1, o->b4, MF_FP32, o->b32, k * n, NULL);
+    /* block scales along k (k a multiple of 32): A's rows, B's columns; their values do not matter here */
+    o->amx = malloc(m * k / 16 + 1), o->bmx = malloc(k * n / 16 + 1);
+    o->anv = malloc(m * k / 16 + 1), o->bnv = malloc(k * n / 16 + 1);
+    for (size_t i = 0; i < m * k / 16; i++)
+        o->amx[i] = (uint8_t)(120 + i % 9), o->anv[i] = (uint8_t)(0x30 + i % 13);
+    for (size_t i = 0; i < k * n / 16; i++)
+        o->bmx[i] = (uint8_t)(120 + i % 7), o->bnv[i] = (uint8_t)(0x30 + i % 11);
+    o->amax_a = o->amax_b = 2.0f;
 }
 static void ops_free(ops *o)
 {
     free(o->a32), free(o->b32), free(o->c32), free(o->a16), free(o->b16), free(o->abf), free(o->bbf), free(o->a8),
-        free(o->b8);
+        free(o->b8), free(o->a4), free(o->b4), free(o->amx), free(o->bmx), free(o->anv), free(o->bnv);
 }
 
 /* ---- implementations -------------------------------------------------------------------------------- */
-typedef enum { IN_F32, IN_F16, IN_BF16, IN_E4M3 } inputs;
-static const char *const in_name[] = {"f32", "f16", "bf16", "e4m3"};
+/* mf_gemm's runs: inputs, scales and accumulation; ref names the row whose speed divides this one's
+ * (REF_OPENBLAS / REF_DNNL_BF16, or another minifloat row: the block-scaled formats against their
+ * per-tensor-scaled run, the tensor-core models against MF_ACCUM_FP32 on the same inputs). */
+enum { REF_OPENBLAS = -1, REF_DNNL_BF16 = -2 };
+typedef struct variant {
+    const char *name;
+    mf_format fmt;
+    mf_gemm_scale_kind scale; /* NONE, TENSOR, MX or NVFP4 */
+    mf_accum accum;
+    int ref;
+    int tc; /* a tensor-core model: run with --tc only */
+} variant;
+enum { V_F32, V_F16, V_BF16, V_E4M3, V_MXFP8, V_E2M1, V_NVFP4, V_F16_FP32ACC, V_BF16_FP32ACC };
+static const variant VARIANTS[] = {
+    {"f32", MF_FP32, MF_GEMM_SCALE_NONE, MF_ACCUM_FP32, REF_OPENBLAS, 0},
+    {"f16", MF_FP16, MF_GEMM_SCALE_NONE, MF_ACCUM_FP32, REF_OPENBLAS, 0},
+    {"bf16", MF_BF16, MF_GEMM_SCALE_NONE, MF_ACCUM_FP32, REF_DNNL_BF16, 0},
+    {"e4m3", MF_FP8_E4M3, MF_GEMM_SCALE_TENSOR, MF_ACCUM_FP32, REF_DNNL_BF16, 0},
+    {"mxfp8_e4m3", MF_FP8_E4M3, MF_GEMM_SCALE_MX, MF_ACCUM_FP32, V_E4M3, 0},
+    {"e2m1", MF_FP4_E2M1, MF_GEMM_SCALE_TENSOR, MF_ACCUM_FP32, V_E4M3, 0},
+    {"nvfp4", MF_FP4_E2M1, MF_GEMM_SCALE_NVFP4, MF_ACCUM_FP32, V_E2M1, 0},
+    {"f16/v100", MF_FP16, MF_GEMM_SCALE_NONE, MF_ACCUM_V100, V_F16, 1},
+    {"bf16/a100", MF_BF16, MF_GEMM_SCALE_NONE, MF_ACCUM_A100, V_BF16, 1},
+    {"e4m3/ada", MF_FP8_E4M3, MF_GEMM_SCALE_NONE, MF_ACCUM_ADA, V_E4M3, 1},
+    {"bf16/h100", MF_BF16, MF_GEMM_SCALE_NONE, MF_ACCUM_H100, V_BF16, 1},
+    {"e4m3/h100", MF_FP8_E4M3, MF_GEMM_SCALE_NONE, MF_ACCUM_H100, V_E4M3, 1},
+    {"e2m1/b200", MF_FP4_E2M1, MF_GEMM_SCALE_NONE, MF_ACCUM_B200, V_E2M1, 1},
+};
+#define N_VARIANTS (int)(sizeof VARIANTS / sizeof VARIANTS[0])
+static int with_tc;
 
-static void run_mf(const ops *o, inputs in)
+static void run_mf(const ops *o, const variant *v)
 {
     static const float sa = 0.5f, sb = 2.0f;
     mf_gemm_opts opt;
     const void *a = o->a32, *b = o->b32;
-    mf_format f = MF_FP32;
     memset(&opt, 0, sizeof opt);
-    opt.threads = threads;
-    if (in == IN_F16)
-        a = o->a16, b = o->b16, f = MF_FP16;
-    if (in == IN_BF16)
-        a = o->abf, b = o->bbf, f = MF_BF16;
-    if (in == IN_E4M3) { /* per-tensor scales, as an FP8 recipe's */
-        a = o->a8, b = o->b8, f = MF_FP8_E4M3;
-        opt.scale_a.kind = opt.scale_b.kind = MF_GEMM_SCALE_TENSOR;
-        opt.scale_a.data = &sa, opt.scale_b.data = &sb;
+    opt.threads = threads, opt.accum = v->accum;
+    switch (v->fmt) {
+    case MF_FP16: a = o->a16, b = o->b16; break;
+    case MF_BF16: a = o->abf, b = o->bbf; break;
+    case MF_FP8_E4M3: a = o->a8, b = o->b8; break;
+    case MF_FP4_E2M1: a = o->a4, b = o->b4; break;
+    default: break;
     }
-    if (mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, o->m, o->n, o->k, 1.0f, a, f, o->k, b, f, o->n, 0.0f, o->c32,
-                MF_FP32, o->n, &opt) != MF_OK) {
-        fprintf(stderr, "mf_gemm failed\n");
+    opt.scale_a.kind = opt.scale_b.kind = v->scale;
+    if (v->scale == MF_GEMM_SCALE_TENSOR) /* per-tensor scales, as an FP8 recipe's */
+        opt.scale_a.data = &sa, opt.scale_b.data = &sb;
+    if (v->scale == MF_GEMM_SCALE_MX || v->scale == MF_GEMM_SCALE_NVFP4) { /* blocks along k */
+        opt.scale_a.data = v->scale == MF_GEMM_SCALE_MX ? o->amx : o->anv;
+        opt.scale_b.data = v->scale == MF_GEMM_SCALE_MX ? o->bmx : o->bnv;
+        opt.scale_a.axis = MF_MX_ROWWISE, opt.scale_b.axis = MF_MX_COLWISE;
+        opt.scale_a.amax = o->amax_a, opt.scale_b.amax = o->amax_b;
+    }
+    if (mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, o->m, o->n, o->k, 1.0f, a, v->fmt, o->k, b, v->fmt, o->n, 0.0f,
+                o->c32, MF_FP32, o->n, &opt) != MF_OK) {
+        fprintf(stderr, "mf_gemm failed (%s)\n", v->name);
         exit(1);
     }
 }
 
 #if MF_BENCH_HAVE_OPENBLAS
-static void run_openblas(const ops *o, inputs in)
+static void run_openblas(const ops *o)
 {
-    (void)in;
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)o->m, (int)o->n, (int)o->k, 1.0f, o->a32, (int)o->k,
                 o->b32, (int)o->n, 0.0f, o->c32, (int)o->n);
 }
@@ -137,12 +185,12 @@ typedef struct dnnl_mm {
     dnnl_primitive_t prim;
     dnnl_memory_t a, b, c;
 } dnnl_mm;
-static int dnnl_make(dnnl_mm *mm, const ops *o, inputs in)
+static int dnnl_make(dnnl_mm *mm, const ops *o, int bf16)
 {
     dnnl_memory_desc_t amd, bmd, cmd;
     dnnl_matmul_desc_t md;
     dnnl_primitive_desc_t pd;
-    const dnnl_data_type_t t = in == IN_F32 ? dnnl_f32 : dnnl_bf16;
+    const dnnl_data_type_t t = bf16 ? dnnl_bf16 : dnnl_f32;
     dnnl_dims_t ad = {(dnnl_dim_t)o->m, (dnnl_dim_t)o->k}, bd = {(dnnl_dim_t)o->k, (dnnl_dim_t)o->n},
                 cd = {(dnnl_dim_t)o->m, (dnnl_dim_t)o->n};
     if (!eng && (dnnl_engine_create(&eng, dnnl_cpu, 0) != dnnl_success ||
@@ -156,8 +204,8 @@ static int dnnl_make(dnnl_mm *mm, const ops *o, inputs in)
         return 0;
     dnnl_primitive_create(&mm->prim, pd);
     dnnl_primitive_desc_destroy(pd);
-    dnnl_memory_create(&mm->a, &amd, eng, in == IN_F32 ? (void *)o->a32 : (void *)o->abf);
-    dnnl_memory_create(&mm->b, &bmd, eng, in == IN_F32 ? (void *)o->b32 : (void *)o->bbf);
+    dnnl_memory_create(&mm->a, &amd, eng, bf16 ? (void *)o->abf : (void *)o->a32);
+    dnnl_memory_create(&mm->b, &bmd, eng, bf16 ? (void *)o->bbf : (void *)o->b32);
     dnnl_memory_create(&mm->c, &cmd, eng, o->c32);
     return 1;
 }
@@ -191,7 +239,7 @@ static const char *const impl_name[] = {"minifloat", "openblas_sgemm", "onednn_f
 static void shape(size_t m, size_t n, size_t k, double peak)
 {
     ops o;
-    double t[N_IMPL + 4][32];
+    static double t[N_IMPL + N_VARIANTS][32];
     int have[N_IMPL] = {1, 0, 0, 0};
     ops_init(&o, m, n, k);
 #if MF_BENCH_HAVE_OPENBLAS
@@ -199,23 +247,25 @@ static void shape(size_t m, size_t n, size_t k, double peak)
 #endif
 #if MF_BENCH_HAVE_DNNL
     dnnl_mm mf32, mbf;
-    have[IMPL_DNNL_F32] = dnnl_make(&mf32, &o, IN_F32);
-    have[IMPL_DNNL_BF16] = dnnl_make(&mbf, &o, IN_BF16);
+    have[IMPL_DNNL_F32] = dnnl_make(&mf32, &o, 0);
+    have[IMPL_DNNL_BF16] = dnnl_make(&mbf, &o, 1);
 #endif
     /* warm-up, then the implementations take turns */
     for (int r = -1; r < reps; r++) {
-        for (int in = IN_F32; in <= IN_E4M3; in++) {
+        for (int q = 0; q < N_VARIANTS; q++) {
+            if (VARIANTS[q].tc && !with_tc)
+                continue;
             settle();
             const double t0 = now();
-            run_mf(&o, (inputs)in);
+            run_mf(&o, &VARIANTS[q]);
             if (r >= 0)
-                t[4 + in][r] = now() - t0;
+                t[N_IMPL + q][r] = now() - t0;
         }
 #if MF_BENCH_HAVE_OPENBLAS
         {
             settle();
             const double t0 = now();
-            run_openblas(&o, IN_F32);
+            run_openblas(&o);
             if (r >= 0)
                 t[IMPL_OPENBLAS][r] = now() - t0;
         }
@@ -238,19 +288,25 @@ static void shape(size_t m, size_t n, size_t k, double peak)
 #endif
     }
     const double flops = 2.0 * (double)m * (double)n * (double)k;
-    double med[N_IMPL + 4];
-    for (int q = 0; q < N_IMPL + 4; q++)
-        med[q] = (q < N_IMPL && !have[q]) || q == IMPL_MF ? 0 : median_of(t[q], (size_t)reps);
-    /* the references: OpenBLAS for f32 and f16 inputs, oneDNN bf16 for bf16 and e4m3 */
+    double med[N_IMPL + N_VARIANTS];
+    for (int q = 0; q < N_IMPL + N_VARIANTS; q++)
+        med[q] = (q < N_IMPL && !have[q]) || q == IMPL_MF || (q >= N_IMPL && VARIANTS[q - N_IMPL].tc && !with_tc)
+                     ? 0
+                     : median_of(t[q], (size_t)reps);
     for (int q = 1; q < N_IMPL; q++)
         if (have[q])
             printf("%zu,%zu,%zu,%s,%s,%d,%.6f,%.2f,-,%.3f\n", m, n, k, q == IMPL_DNNL_BF16 ? "bf16" : "f32",
                    impl_name[q], threads, med[q], flops / med[q] * 1e-9, peak > 0 ? flops / med[q] * 1e-9 / peak : 0);
-    for (int in = IN_F32; in <= IN_E4M3; in++) {
-        const int ref = in <= IN_F16 ? IMPL_OPENBLAS : IMPL_DNNL_BF16;
-        const double s = med[4 + in];
-        printf("%zu,%zu,%zu,%s,minifloat,%d,%.6f,%.2f,", m, n, k, in_name[in], threads, s, flops / s * 1e-9);
-        if (have[ref])
+    for (int q = 0; q < N_VARIANTS; q++) {
+        const variant *v = &VARIANTS[q];
+        const int ref = v->ref == REF_OPENBLAS    ? IMPL_OPENBLAS
+                        : v->ref == REF_DNNL_BF16 ? IMPL_DNNL_BF16
+                                                  : N_IMPL + v->ref;
+        const double s = med[N_IMPL + q];
+        if (v->tc && !with_tc)
+            continue;
+        printf("%zu,%zu,%zu,%s,minifloat,%d,%.6f,%.2f,", m, n, k, v->name, threads, s, flops / s * 1e-9);
+        if (ref >= N_IMPL || have[ref])
             printf("%.3f", med[ref] / s);
         else
             printf("-");
@@ -274,6 +330,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             threads = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--tc") == 0) {
+            with_tc = 1;
         } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
             reps = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
@@ -284,7 +342,7 @@ int main(int argc, char **argv)
                     s++;
             }
         } else {
-            fprintf(stderr, "usage: bench/gemm [--threads T] [--sizes 256,512,...] [--reps R]\n");
+            fprintf(stderr, "usage: bench/gemm [--threads T] [--sizes 256,512,...] [--reps R] [--tc]\n");
             return 2;
         }
     }
