@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/cli/main.c - the minifloat command-line tool: help, version, and dispatch to the commands. */
-/* Each command has its own file (info.c, show.c, convert.c, analyze.c, plan.c, train_demo_cmd.c); the tool uses
- * only the public API of <minifloat.h>. docs/cli.md describes the commands. */
+/* Each command has its own file (info.c, show.c, convert.c, analyze.c, plan.c, train_demo_cmd.c, gemm_lab.c);
+ * the tool uses only the public API of <minifloat.h>. docs/cli.md describes the commands. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +20,7 @@ static const char usage_text[] =
     "       minifloat plan SRC DST [-n N] [-r MODE] [--sat] [--stats] [--threads T] [--sr-offset K]\n"
     "                      [--misalign-src B] [--misalign-dst B]\n"
     "       minifloat train-demo [options]   (minifloat train-demo --help)\n"
+    "       minifloat gemm-lab [options]     (minifloat gemm-lab --help)\n"
     "       minifloat help | --help | --version\n"
     "\n"
     "formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0, and f64 (convert and plan only)\n"
@@ -57,6 +58,8 @@ static const char usage_text[] =
     "  --misalign-dst B   the same for the destination array\n"
     "train-demo         a small MLP trained with FP32 master weights in f32, bf16, f16 (with and\n"
     "                   without loss scaling), FP8 and MXFP8; see minifloat train-demo --help\n"
+    "gemm-lab           mf_gemm's accumulation error (FP32, tensor-core models, promotion) against\n"
+    "                   the exact dot product as K grows; see minifloat gemm-lab --help\n"
     "\n"
     "exit status: 0 success, 1 data or I/O error, 2 usage error\n";
 
@@ -96,8 +99,10 @@ static int run_command(int argc, char **argv)
         return cli_plan_main(argc, argv);
     if (strcmp(cmd, "train-demo") == 0)
         return cli_train_demo_main(argc, argv);
-    return cli_usage_error(&cli_tool, "unknown command '%s' (info, show, convert, analyze, plan, train-demo, help)",
-                           cmd);
+    if (strcmp(cmd, "gemm-lab") == 0)
+        return cli_gemm_lab_main(argc, argv);
+    return cli_usage_error(
+        &cli_tool, "unknown command '%s' (info, show, convert, analyze, plan, train-demo, gemm-lab, help)", cmd);
 }
 
 /* Every command's standard output checked once at the end: a write that failed (a full disk, a closed
