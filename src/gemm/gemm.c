@@ -504,14 +504,14 @@ static int plain_run(const float *w, size_t n)
     return !bad;
 }
 
-/* One thread's share of a column block: the row blocks i0 = (first + q * step) * MC. */
+/* One thread's share of a column block: rows [r0, r1), in blocks of MC. */
 typedef struct fp32_job {
     const gemm *g;
     const mf__gemm_ukr *k;
     const dec *a;
     const float *bp;
     size_t j0, nb;
-    size_t first, step;
+    size_t r0, r1;
     float *ap, *w;
     mf_stats st;
     int count;
@@ -522,8 +522,8 @@ static void fp32_rows(fp32_job *jb)
     const gemm *g = jb->g;
     const mf__gemm_ukr *k = jb->k;
     const size_t mr = (size_t)k->mr, nr = (size_t)k->nr, ncp = round_up(jb->nb, nr), tn = ncp / nr;
-    for (size_t i0 = jb->first * MC; i0 < g->m; i0 += jb->step * MC) {
-        const size_t mb = g->m - i0 < MC ? g->m - i0 : MC, mcp = round_up(mb, mr);
+    for (size_t i0 = jb->r0; i0 < jb->r1; i0 += MC) {
+        const size_t mb = jb->r1 - i0 < MC ? jb->r1 - i0 : MC, mcp = round_up(mb, mr);
         memset(jb->w, 0, mcp * ncp * sizeof(float));
         for (size_t p0 = 0; g->products && p0 < g->k; p0 += KC) {
             const size_t kb = g->k - p0 < KC ? g->k - p0 : KC;
@@ -649,8 +649,11 @@ static size_t team_start(fp32_team *tm, size_t want)
     }
 #endif
     tm->nt = started;
-    for (size_t t = 0; t < started; t++) /* row blocks t, t + nt, ... */
-        tm->jobs[t].first = t, tm->jobs[t].step = started;
+    for (size_t t = 0; t < started; t++) { /* equal shares of the rows, in whole slivers */
+        const size_t mr = (size_t)tm->k->mr, slivers = (tm->g->m + mr - 1) / mr;
+        const size_t s0 = slivers * t / started, s1 = slivers * (t + 1) / started;
+        tm->jobs[t].r0 = s0 * mr, tm->jobs[t].r1 = s1 * mr < tm->g->m ? s1 * mr : tm->g->m;
+    }
 #if MF_HAVE_PTHREADS
     if (want > 1) {
         pthread_mutex_lock(&tm->mu);
