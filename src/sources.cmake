@@ -46,6 +46,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND CMAKE_C_COMPILER_
   set(MF_BK_avx512_FLAGS ${MF_AVX512_FLAGS})
   set(MF_BK_avx512_ROUND ${MF_ALL_DSTS})
   set(MF_BK_avx512_W16 x86/avx512_w16.h)
+  set(MF_BK_avx512_GEMM x86/gemm_avx512.c) # the same kernel source on zmm registers
   set(MF_BK_avx512bf16_CONFIG x86/backend_avx512bf16.h)
   set(MF_BK_avx512bf16_FLAGS ${MF_AVX512_FLAGS} -mavx512bf16 -mavx512vbmi)
   set(MF_BK_avx512bf16_PARENT avx512)

@@ -683,9 +683,11 @@ static const mf__gemm_ukr *pick_ukr(void)
         const char *backend;
         const mf__gemm_ukr *ukr;
     } table[] = {
+#if MF_HAVE_BACKEND_avx512
+        {"avx512bf16", &mf__gemm_ukr_avx512},
+        {"avx512", &mf__gemm_ukr_avx512},
+#endif
 #if MF_HAVE_BACKEND_avx2
-        {"avx512bf16", &mf__gemm_ukr_avx2},
-        {"avx512", &mf__gemm_ukr_avx2},
         {"avx2", &mf__gemm_ukr_avx2},
 #endif
         {"portable", &mf__gemm_ukr_portable},
