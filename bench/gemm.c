@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* bench/gemm.c - mf_gemm's speed against OpenBLAS, oneDNN and this CPU's FMA peak, in one run.
  *
- *   bench/gemm [--threads T] [--sizes 256,512,...] [--reps R] [--tc]
+ *   bench/gemm [--threads T] [--sizes 256,512,...] [--shape MxNxK]... [--reps R] [--tc]
+ *
+ * --sizes gives square shapes (none: --sizes ''); --shape adds others, e.g. 2048x1024x4096, a slice of a
+ * training layer's 8192 x 1024 x 4096.
  *
  * One CSV line per (shape, inputs, implementation):
  *   m,n,k,inputs,impl,threads,seconds,gflops,vs_ref,vs_peak
@@ -324,12 +327,18 @@ static void shape(size_t m, size_t n, size_t k, double peak)
 
 int main(int argc, char **argv)
 {
-    size_t sizes[16] = {256, 512, 1024, 2048};
-    int ns = 4;
+    size_t sizes[16] = {256, 512, 1024, 2048}, shapes[8][3];
+    int ns = 4, nshapes = 0;
     char env[32];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             threads = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc && nshapes < 8) {
+            size_t *d = shapes[nshapes++];
+            if (sscanf(argv[++i], "%zux%zux%zu", &d[0], &d[1], &d[2]) != 3 || !d[0] || !d[1] || d[2] % 32) {
+                fprintf(stderr, "bench/gemm: --shape MxNxK, K a multiple of 32 (the MX blocks)\n");
+                return 2;
+            }
         } else if (strcmp(argv[i], "--tc") == 0) {
             with_tc = 1;
         } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
@@ -342,10 +351,16 @@ int main(int argc, char **argv)
                     s++;
             }
         } else {
-            fprintf(stderr, "usage: bench/gemm [--threads T] [--sizes 256,512,...] [--reps R] [--tc]\n");
+            fprintf(stderr,
+                    "usage: bench/gemm [--threads T] [--sizes 256,512,...] [--shape MxNxK]... [--reps R] [--tc]\n");
             return 2;
         }
     }
+    for (int q = 0; q < ns; q++)
+        if (sizes[q] == 0 || sizes[q] % 32) {
+            fprintf(stderr, "bench/gemm: sizes are multiples of 32 (the MX blocks)\n");
+            return 2;
+        }
     if (threads < 1 || threads > 64 || reps < 1 || reps > 31) {
         fprintf(stderr, "bench/gemm: threads 1..64, reps 1..31\n");
         return 2;
@@ -368,5 +383,7 @@ int main(int argc, char **argv)
     printf("m,n,k,inputs,impl,threads,seconds,gflops,vs_ref,vs_peak\n");
     for (int q = 0; q < ns; q++)
         shape(sizes[q], sizes[q], sizes[q], peak);
+    for (int q = 0; q < nshapes; q++)
+        shape(shapes[q][0], shapes[q][1], shapes[q][2], peak);
     return 0;
 }
