@@ -9,7 +9,10 @@
  *  - a slow reference written here from the rule (docs/gemm.md), sharing no code with src/: every value
  *    decoded by the oracle's tables, raw exponents from floor(log2 |x|) clamped at the format's emin,
  *    truncation and sums in MPFR, the block result cut to binary32 in MPFR; compared on random dot products
- *    of every model and input pair, with and without promotion.
+ *    of every model and input pair, with and without promotion;
+ *  - the vector path (src/gemm/tc_fast.c and each panel kernel this CPU runs) against the scalar model it
+ *    replaces (mf__tc_dot, private), bit for bit, on whole matrices of every model and input pair, on 1, 2 and
+ *    3 threads; and mf_gemm's epilogue after it (alpha, beta, C, f16 C) on 1 and 3 threads.
  */
 #include <math.h>
 #include <stdint.h>
@@ -23,6 +26,7 @@
 
 #include "mf_test.h"
 #include "oracle/ref.h"
+#include "../src/gemm/tc.h" /* the vector path and the scalar reference it must match (private) */
 
 /* D = A.B + C for one element: a[0..k-1] (codes of fa) times b (codes of fb), plus c, under model acc */
 static uint32_t tc1(mf_accum acc, mf_format fa, const uint32_t *a, mf_format fb, const uint32_t *b, size_t k,
@@ -411,6 +415,281 @@ START_TEST(test_tc_against_reference)
 }
 END_TEST
 
+/* ---- the vector path against the scalar model ----------------------------------------------------------- */
+
+/* a random code of f: mostly finite values over a range of magnitudes (zeros and subnormals among them), or
+ * with specials any code at all */
+static uint32_t rnd_any(mf_format f, int spread, int specials)
+{
+    const ref_info *in = ref_format_info(ref_of(f));
+    if (specials && rnd() % 8 == 0)
+        return (uint32_t)rnd() & (in->bits == 32 ? 0xFFFFFFFFu : (1u << in->bits) - 1u);
+    return rnd_code(f, spread);
+}
+
+/* a random f32 or bf16 code near 2^(e0 +- 8), or a zero (products near 2^-140 for e0 = -70) */
+static uint32_t rnd_near(mf_format f, int e0)
+{
+    const int mb = f == MF_FP32 ? 23 : 7, bits = f == MF_FP32 ? 32 : 16;
+    int e = 127 + e0 + (int)(rnd() % 17) - 8;
+    uint32_t c = (uint32_t)rnd() & (bits == 32 ? 0xFFFFFFFFu : 0xFFFFu);
+    if (e < 0)
+        e = 0; /* a subnormal */
+    c = (c & ~(0xFFu << mb)) | (uint32_t)e << mb;
+    return rnd() % 16 == 0 ? c & (1u << (bits - 1)) : c;
+}
+
+/* store code as element idx of an array of format f */
+static void put_code(unsigned char *buf, mf_format f, size_t idx, uint32_t code)
+{
+    if (f == MF_FP32) {
+        memcpy(buf + 4 * idx, &code, 4);
+    } else if (f == MF_FP16 || f == MF_BF16) {
+        const uint16_t h = (uint16_t)code;
+        memcpy(buf + 2 * idx, &h, 2);
+    } else if (f == MF_FP4_E2M1) {
+        buf[idx / 2] = (unsigned char)((buf[idx / 2] & (0xF0u >> (4 * (idx & 1)))) | (code & 0xFu) << (4 * (idx & 1)));
+    } else {
+        buf[idx] = (unsigned char)code;
+    }
+}
+
+typedef struct fast_out {
+    uint32_t *d;
+    size_t n;
+    unsigned long calls;
+} fast_out;
+
+static void fast_emit(void *ctx, size_t i, size_t j, size_t cnt, const uint32_t *d, mf_stats *st)
+{
+    fast_out *o = (fast_out *)ctx;
+    (void)st;
+    memcpy(o->d + i * o->n + j, d, cnt * 4);
+    o->calls++;
+}
+
+/* Whole matrices through mf__tc_run with each kernel, 1 to 3 threads, promotion on and off, C in or not:
+ * every element the bits of mf__tc_dot on the same operands. */
+START_TEST(test_tc_fast_vs_scalar)
+{
+    static const mf_format F[] = {MF_FP32,     MF_FP16,     MF_BF16,     MF_FP8_E4M3,
+                                  MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1};
+    static const size_t SHAPES[][3] = {{1, 1, 1}, {3, 17, 5}, {5, 33, 37}, {2, 16, 64}, {7, 19, 100}, {4, 40, 131}};
+    const mf_accum acc = (mf_accum)(MF_ACCUM_V100 + _i);
+    unsigned long checked = 0, nonzero = 0, special = 0, subnormal = 0, kernels = 0;
+    for (size_t kq = 0; mf__tc_kernel_at(kq); kq++)
+        kernels++;
+    ck_assert_uint_ge(kernels, 1);
+    for (int x = 0; x < 8; x++)
+        for (int y = 0; y < 8; y++) {
+            mf__tc tc;
+            if (!mf__tc_params(acc, F[x], F[y], &tc))
+                continue;
+            for (size_t sh = 0; sh < sizeof SHAPES / sizeof SHAPES[0]; sh++)
+                for (int rep = 0; rep < 5; rep++) { /* rep 4: binary32 subnormal sums from bf16 and tf32 */
+                    const size_t m = SHAPES[sh][0], n = SHAPES[sh][1], k = SHAPES[sh][2];
+                    const int specials = rep == 3, spread = rep == 0 ? 30 : rep == 1 ? 3 : rep == 4 ? 70 : 12;
+                    const size_t promote = rep == 1 ? (size_t)tc.w : rep == 2 ? 2 * (size_t)tc.w : 0;
+                    const int trans_b = rep & 1, c_in = rep != 2;
+                    unsigned char *a = calloc(4 * m * k + 1, 1), *b = calloc(4 * k * n + 1, 1);
+                    uint32_t *cm = malloc(4 * m * n), *want = malloc(4 * m * n), *got = malloc(4 * m * n);
+                    mf__tc_elem *ea = malloc(sizeof *ea * k), *eb = malloc(sizeof *eb * k);
+                    const int tiny = rep == 4 && (F[x] == MF_FP32 || F[x] == MF_BF16) && F[x] == F[y];
+                    for (size_t i = 0; i < m * k; i++)
+                        put_code(a, F[x], i, tiny ? rnd_near(F[x], -70) : rnd_any(F[x], spread, specials));
+                    for (size_t i = 0; i < k * n; i++)
+                        put_code(b, F[y], i, tiny ? rnd_near(F[y], -70) : rnd_any(F[y], spread, specials));
+                    for (size_t i = 0; i < m * n; i++) {
+                        cm[i] = rnd() % 4 ? tiny ? rnd_near(MF_FP32, -126) : rnd_code(MF_FP32, spread) : 0;
+                        if (specials && rnd() % 16 == 0)
+                            cm[i] = rnd() % 2 ? 0xFF800000u : 0x7FC00001u;
+                    }
+                    /* the scalar model: element (i, p) of A at i * k + p; B's (p, j) at p * n + j or j * k + p */
+                    for (size_t i = 0; i < m; i++)
+                        for (size_t j = 0; j < n; j++) {
+                            for (size_t p = 0; p < k; p++) {
+                                const size_t bi = trans_b ? j * k + p : p * n + j;
+                                uint32_t ca, cb;
+                                if (F[x] == MF_FP32)
+                                    memcpy(&ca, a + 4 * (i * k + p), 4);
+                                else if (F[x] == MF_FP16 || F[x] == MF_BF16) {
+                                    uint16_t h;
+                                    memcpy(&h, a + 2 * (i * k + p), 2);
+                                    ca = h;
+                                } else if (F[x] == MF_FP4_E2M1)
+                                    ca = (uint32_t)(a[(i * k + p) / 2] >> (4 * ((i * k + p) & 1))) & 0xFu;
+                                else
+                                    ca = a[i * k + p];
+                                if (F[y] == MF_FP32)
+                                    memcpy(&cb, b + 4 * bi, 4);
+                                else if (F[y] == MF_FP16 || F[y] == MF_BF16) {
+                                    uint16_t h;
+                                    memcpy(&h, b + 2 * bi, 2);
+                                    cb = h;
+                                } else if (F[y] == MF_FP4_E2M1)
+                                    cb = (uint32_t)(b[bi / 2] >> (4 * (bi & 1))) & 0xFu;
+                                else
+                                    cb = b[bi];
+                                mf__tc_decode(F[x], ca, tc.tf32, &ea[p]);
+                                mf__tc_decode(F[y], cb, tc.tf32, &eb[p]);
+                            }
+                            want[i * n + j] = mf__tc_dot(&tc, ea, eb, k, c_in ? cm[i * n + j] : 0, promote);
+                        }
+                    for (size_t kq = 0; mf__tc_kernel_at(kq); kq++)
+                        for (int threads = 1; threads <= 3; threads++) {
+                            fast_out fo = {got, n, 0};
+                            mf__tc_call cl;
+                            memset(&cl, 0, sizeof cl);
+                            memset(got, 0xA5, 4 * m * n);
+                            cl.p = &tc, cl.m = m, cl.n = n, cl.k = k;
+                            cl.a = a, cl.fa = F[x], cl.a_rs = k, cl.a_cs = 1;
+                            cl.b = b, cl.fb = F[y], cl.b_rs = trans_b ? 1 : n, cl.b_cs = trans_b ? k : 1;
+                            cl.c = c_in ? cm : NULL, cl.c_rs = n, cl.c_cs = 1;
+                            cl.promote = promote, cl.threads = threads, cl.kernel = mf__tc_kernel_at(kq);
+                            cl.emit = fast_emit, cl.ctx = &fo;
+                            ck_assert_int_eq(mf__tc_run(&cl), MF_OK);
+                            for (size_t q = 0; q < m * n; q++)
+                                MF_EXPECT(got[q] == want[q],
+                                          "model %d %s x %s %zux%zux%zu promote %zu rep %d kernel %s threads %d (%zu, "
+                                          "%zu): 0x%08x, scalar 0x%08x",
+                                          (int)acc, mf_format_name(F[x]), mf_format_name(F[y]), m, n, k, promote, rep,
+                                          mf__tc_kernel_at(kq)->name, threads, q / n, q % n, got[q], want[q]);
+                            checked += m * n;
+                        }
+                    for (size_t q = 0; q < m * n; q++) {
+                        nonzero += (want[q] & 0x7FFFFFFFu) != 0;
+                        subnormal += (want[q] & 0x7FFFFFFFu) - 1u < 0x007FFFFFu;
+                        special += (want[q] & 0x7FFFFFFFu) >= 0x7F800000u;
+                    }
+                    free(a), free(b), free(cm), free(want), free(got), free(ea), free(eb);
+                }
+        }
+    ck_assert_uint_gt(checked, 1000);
+    ck_assert_uint_gt(nonzero, checked / kernels / 6);
+    ck_assert_uint_gt(special, 0);
+    if (acc != MF_ACCUM_V100) /* binary32 subnormal sums: the models that take bf16 or tf32 */
+        ck_assert_uint_gt(subnormal, 100);
+}
+END_TEST
+
+/* mf_gemm under every model: the accumulator through the epilogue (alpha, beta, C, f16 C, stats), the same on
+ * 1 and 3 threads; where C receives D as it is (alpha = beta = 1 with C in, or alpha = 1 and beta = 0), D is
+ * mf__tc_dot's bits; otherwise C is what MF_ACCUM_FP32 gives from D (a 1 x 1 x 1 product D * 1, exact). */
+START_TEST(test_tc_gemm_epilogue)
+{
+    static const struct {
+        mf_accum acc;
+        mf_format f;
+    } M[] = {{MF_ACCUM_V100, MF_FP16},     {MF_ACCUM_A100, MF_BF16},     {MF_ACCUM_A100, MF_FP32},
+             {MF_ACCUM_ADA, MF_FP8_E4M3},  {MF_ACCUM_H100, MF_FP16},     {MF_ACCUM_H100, MF_FP8_E5M2},
+             {MF_ACCUM_B200, MF_FP8_E4M3}, {MF_ACCUM_B200, MF_FP4_E2M1}, {MF_ACCUM_B200, MF_FP32}};
+    const size_t m = 9, n = 21, k = 45;
+    unsigned long checked = 0;
+    for (size_t q = 0; q < sizeof M / sizeof M[0]; q++)
+        for (int cfg = 0; cfg < 5; cfg++) {
+            const mf_format f = M[q].f, fc = cfg == 4 ? MF_FP16 : MF_FP32;
+            static const float ALPHA[] = {1.0f, 1.0f, 0.75f, -3.0f, 0.5f}, BETA[] = {1.0f, 0.0f, -1.5f, 0.0f, 0.25f};
+            unsigned char a[4 * 9 * 45] = {0}, b[4 * 45 * 21] = {0};
+            uint32_t c0[9 * 21], c1[9 * 21], c3[9 * 21];
+            float sa[9];
+            mf__tc tc;
+            mf_gemm_opts o;
+            mf_stats st1, st3;
+            ck_assert(mf__tc_params(M[q].acc, f, f, &tc));
+            for (size_t i = 0; i < m * k; i++)
+                put_code(a, f, i, rnd_any(f, 20, 0));
+            for (size_t i = 0; i < k * n; i++)
+                put_code(b, f, i, rnd_any(f, 20, 0));
+            for (size_t i = 0; i < m * n; i++) /* f16 C: packed in the first half of c0 */
+                put_code((unsigned char *)c0, fc, i,
+                         fc == MF_FP32 ? rnd_code(MF_FP32, 20) : (uint32_t)(rnd() & 0xFBFF));
+            for (size_t i = 0; i < m; i++)
+                sa[i] = (float)(1 + (int)(rnd() % 8)) * 0.25f;
+            memset(&o, 0, sizeof o);
+            o.accum = M[q].acc, o.promote_every = cfg == 2 ? 2 * (size_t)tc.w : 0;
+            o.round = cfg == 4 ? MF_ROUND_TOWARD_ZERO : MF_ROUND_NEAREST_EVEN;
+            if (cfg == 3)
+                o.scale_a.kind = MF_GEMM_SCALE_VECTOR, o.scale_a.data = sa;
+            memcpy(c1, c0, sizeof c0), memcpy(c3, c0, sizeof c0);
+            o.threads = 1, o.stats = &st1;
+            ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, m, n, k, ALPHA[cfg], a, f, k, b, f, n,
+                                     BETA[cfg], c1, fc, n, &o),
+                             MF_OK);
+            o.threads = 3, o.stats = &st3;
+            ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, m, n, k, ALPHA[cfg], a, f, k, b, f, n,
+                                     BETA[cfg], c3, fc, n, &o),
+                             MF_OK);
+            ck_assert_mem_eq(c1, c3, fc == MF_FP32 ? 4 * m * n : 2 * m * n);
+            ck_assert_mem_eq(&st1, &st3, sizeof st1);
+            for (size_t i = 0; i < m; i++)
+                for (size_t j = 0; j < n; j++) {
+                    mf__tc_elem ea[45], eb[45];
+                    uint32_t d, want;
+                    float df, cf;
+                    for (size_t p = 0; p < k; p++) {
+                        uint32_t ca = 0, cb = 0;
+                        if (f == MF_FP32)
+                            memcpy(&ca, a + 4 * (i * k + p), 4), memcpy(&cb, b + 4 * (p * n + j), 4);
+                        else if (f == MF_FP16 || f == MF_BF16) {
+                            uint16_t h;
+                            memcpy(&h, a + 2 * (i * k + p), 2), ca = h;
+                            memcpy(&h, b + 2 * (p * n + j), 2), cb = h;
+                        } else if (f == MF_FP4_E2M1) {
+                            ca = (uint32_t)(a[(i * k + p) / 2] >> (4 * ((i * k + p) & 1))) & 0xFu;
+                            cb = (uint32_t)(b[(p * n + j) / 2] >> (4 * ((p * n + j) & 1))) & 0xFu;
+                        } else {
+                            ca = a[i * k + p], cb = b[p * n + j];
+                        }
+                        mf__tc_decode(f, ca, tc.tf32, &ea[p]);
+                        mf__tc_decode(f, cb, tc.tf32, &eb[p]);
+                    }
+                    if (cfg <= 1) { /* C receives D (from C in, or from +0) */
+                        want = mf__tc_dot(&tc, ea, eb, k, cfg == 0 ? c0[i * n + j] : 0, 0);
+                        if ((want & 0x7FFFFFFFu) > 0x7F800000u)
+                            want = 0x7FFFFFFFu;
+                    } else {
+                        mf_gemm_opts o1;
+                        const float one = 1.0f;
+                        d = mf__tc_dot(&tc, ea, eb, k, 0, o.promote_every);
+                        memcpy(&df, &d, 4);
+                        memset(&o1, 0, sizeof o1);
+                        o1.round = o.round;
+                        if (cfg == 3)
+                            o1.scale_a.kind = MF_GEMM_SCALE_TENSOR, o1.scale_a.data = &sa[i];
+                        if (fc == MF_FP32) {
+                            memcpy(&cf, &c0[i * n + j], 4);
+                            ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 1, 1, ALPHA[cfg], &df,
+                                                     MF_FP32, 1, &one, MF_FP32, 1, BETA[cfg], &cf, MF_FP32, 1, &o1),
+                                             MF_OK);
+                            memcpy(&want, &cf, 4);
+                        } else {
+                            uint16_t h;
+                            memcpy(&h, (const unsigned char *)c0 + 2 * (i * n + j), 2);
+                            ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 1, 1, ALPHA[cfg], &df,
+                                                     MF_FP32, 1, &one, MF_FP32, 1, BETA[cfg], &h, MF_FP16, 1, &o1),
+                                             MF_OK);
+                            want = h;
+                        }
+                    }
+                    {
+                        uint32_t gotc = 0;
+                        if (fc == MF_FP32) {
+                            gotc = c1[i * n + j];
+                        } else {
+                            uint16_t h;
+                            memcpy(&h, (const unsigned char *)c1 + 2 * (i * n + j), 2);
+                            gotc = h;
+                        }
+                        MF_EXPECT(gotc == want, "case %zu cfg %d (%zu, %zu): 0x%08x, expected 0x%08x", q, cfg, i, j,
+                                  gotc, want);
+                    }
+                    checked++;
+                }
+        }
+    ck_assert_uint_eq(checked, 9 * 5 * 9 * 21);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gemm_tc");
@@ -420,6 +699,8 @@ int main(void)
     tcase_add_test(tc, test_tc_wide_formats);
     tcase_add_test(tc, test_tc_block_size);
     tcase_add_loop_test(tc, test_tc_against_reference, 0, MF_ACCUM_B200 - MF_ACCUM_V100 + 1);
+    tcase_add_loop_test(tc, test_tc_fast_vs_scalar, 0, MF_ACCUM_B200 - MF_ACCUM_V100 + 1);
+    tcase_add_test(tc, test_tc_gemm_epilogue);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);
 }

@@ -148,7 +148,8 @@ typedef struct mf_gemm_opts {
  *
  * MF_ACCUM_FP32 runs on packed panels with a micro-kernel of this CPU's instruction set (AVX2 FMA, or
  * portable C): each accumulator is still the one fma chain above, so every kernel and thread count gives
- * the same bits. MF_ACCUM_EXACT is a reference: one element at a time, on the calling thread. */
+ * the same bits. The tensor-core models run as vector code on opts->threads, with the same bits as their
+ * scalar reference. MF_ACCUM_EXACT is a reference: one element at a time, on the calling thread. */
 MF_API int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size_t n, size_t k, float alpha,
                    const void *a, mf_format fmt_a, size_t lda, const void *b, mf_format fmt_b, size_t ldb, float beta,
                    void *c, mf_format fmt_c, size_t ldc, const mf_gemm_opts *opts);

@@ -67,25 +67,11 @@ typedef struct mat {
     const bscale *bs; /* block scales, or NULL */
 } mat;
 
-static uint32_t code_at(const void *base, mf_format f, size_t idx)
-{
-    const unsigned char *b = (const unsigned char *)base;
-    uint32_t v32;
-    uint16_t v16;
-    switch (f) {
-    case MF_FP32: memcpy(&v32, b + 4 * idx, 4); return v32;
-    case MF_FP16:
-    case MF_BF16: memcpy(&v16, b + 2 * idx, 2); return v16;
-    case MF_FP4_E2M1: return (uint32_t)(b[idx / 2] >> (4 * (idx & 1))) & 0xFu;
-    default: return b[idx];
-    }
-}
-
 /* the element's value as binary32 bits (exact: every element format widens exactly) */
 /* element idx of an array of format f, as binary32 bits (exact: every element format widens exactly) */
 static uint32_t value_bits(const void *base, mf_format f, size_t idx)
 {
-    const uint32_t code = code_at(base, f, idx);
+    const uint32_t code = mf__gemm_code_at(base, f, idx);
     return f == MF_FP32 ? code : mf__f32_bits(mf_to_f32(f, code));
 }
 
@@ -757,9 +743,35 @@ static int run_fp32(const gemm *g, mf_stats *st)
 
 /* ---- tensor-core models ---------------------------------------------------------------------------- */
 
-/* Each element of C through the model (tc.c): B decoded once, A a row at a time, on the calling thread. */
+/* D(i, j .. j + cnt - 1) from the vector path (tc_fast.c) into C, through the epilogue */
+static void tc_emit(void *ctx, size_t i, size_t j, size_t cnt, const uint32_t *d, mf_stats *st)
+{
+    const gemm *g = (const gemm *)ctx;
+    for (size_t q = 0; q < cnt; q++) {
+        float df;
+        memcpy(&df, &d[q], 4);
+        if (g->tc_c_in)
+            store_acc(g, df, i, j + q, st);
+        else
+            epi_one(g, df, i, j + q, st);
+    }
+}
+
+/* Each element of C through the model: with products, the vector path (tc_fast.c: operands decoded once,
+ * 16 columns at a time, opts.threads); otherwise (and as the reference, tc.c) one element at a time. */
 static int run_tc(const gemm *g, mf_stats *st)
 {
+    if (g->products) {
+        mf__tc_call cl;
+        memset(&cl, 0, sizeof cl);
+        cl.p = &g->tc, cl.m = g->m, cl.n = g->n, cl.k = g->k;
+        cl.a = g->a.base, cl.fa = g->a.fmt, cl.a_rs = g->a.rs, cl.a_cs = g->a.cs;
+        cl.b = g->b.base, cl.fb = g->b.fmt, cl.b_rs = g->b.rs, cl.b_cs = g->b.cs;
+        cl.c = g->tc_c_in ? g->c : NULL, cl.c_rs = g->c_rs, cl.c_cs = g->c_cs;
+        cl.promote = g->o->promote_every, cl.threads = g->o->threads;
+        cl.emit = tc_emit, cl.ctx = (void *)(uintptr_t)g, cl.st = st;
+        return mf__tc_run(&cl);
+    }
     const size_t kk = g->k ? g->k : 1;
     mf__tc_elem *bd = (mf__tc_elem *)malloc(sizeof(mf__tc_elem) * kk * (g->n + 1)), *ad;
     if (!bd)
@@ -768,14 +780,15 @@ static int run_tc(const gemm *g, mf_stats *st)
     if (g->products)
         for (size_t j = 0; j < g->n; j++)
             for (size_t p = 0; p < g->k; p++)
-                mf__tc_decode(g->b.fmt, code_at(g->b.base, g->b.fmt, p * g->b.rs + j * g->b.cs), g->tc.tf32,
+                mf__tc_decode(g->b.fmt, mf__gemm_code_at(g->b.base, g->b.fmt, p * g->b.rs + j * g->b.cs), g->tc.tf32,
                               &bd[j * kk + p]);
     for (size_t i = 0; i < g->m; i++) {
         if (g->products)
             for (size_t p = 0; p < g->k; p++)
-                mf__tc_decode(g->a.fmt, code_at(g->a.base, g->a.fmt, i * g->a.rs + p * g->a.cs), g->tc.tf32, &ad[p]);
+                mf__tc_decode(g->a.fmt, mf__gemm_code_at(g->a.base, g->a.fmt, i * g->a.rs + p * g->a.cs), g->tc.tf32,
+                              &ad[p]);
         for (size_t j = 0; j < g->n; j++) {
-            const uint32_t c = g->tc_c_in ? code_at(g->c, MF_FP32, i * g->c_rs + j * g->c_cs) : 0;
+            const uint32_t c = g->tc_c_in ? mf__gemm_code_at(g->c, MF_FP32, i * g->c_rs + j * g->c_cs) : 0;
             const uint32_t d = mf__tc_dot(&g->tc, ad, bd + j * kk, g->products ? g->k : 0, c, g->o->promote_every);
             float df;
             memcpy(&df, &d, 4);
