@@ -355,7 +355,7 @@ END_TEST
  * number of threads. */
 START_TEST(test_gemm_blocks)
 {
-    enum { M = 100, N = 1030, K = 300 };
+    enum { M = 150, N = 1030, K = 300 }; /* across the row (144), column (1024) and k (256) blocks */
     static float a[M * K], b[K * N], want[M * N], c[M * N];
     unsigned long sample = (unsigned long)_i;
     if (!mf_test_take(&sample)) /* MF_TEST_SAMPLE (tests/mf_test.h): under qemu and ASan a share a day */

@@ -266,7 +266,7 @@ static void run_exact(const gemm *g, mf_stats *st)
  * gets fma(a_p, b_p, acc) for p = 0 .. k-1 in order from +0, whatever the kernel, block sizes or thread
  * count. Edges are padded with zeros in the slivers, which only the padding's accumulators see.
  */
-enum { MC = 96, KC = 256, NC_MAX = 1024, BP_BUDGET = 1 << 22 /* floats of packed B */ };
+enum { MC = 144, KC = 256, NC_MAX = 1024, BP_BUDGET = 1 << 22 /* floats of packed B */ };
 
 /* one element's decoding */
 typedef struct dec {
@@ -490,6 +490,12 @@ static int plain_run(const float *w, size_t n)
     return !bad;
 }
 
+#if defined(__GNUC__)
+#define PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
+#else
+#define PREFETCH_W(p) ((void)0)
+#endif
+
 /* One thread's share of a column block: rows [r0, r1), in blocks of MC. */
 typedef struct fp32_job {
     const gemm *g;
@@ -516,8 +522,13 @@ static void fp32_rows(fp32_job *jb)
             const float *bpc = jb->bp + p0 * ncp;
             pack_a(jb->ap, jb->a, i0, mb, p0, kb, k->mr);
             for (size_t t = 0; t < tn; t++)
-                for (size_t s = 0; s < mcp / mr; s++)
+                for (size_t s = 0; s < mcp / mr; s++) {
+                    /* the next call's tile of W, from L2 or beyond, while this one computes */
+                    const size_t nx = s + 1 < mcp / mr ? (s + 1) * tn + t : t + 1 < tn ? t + 1 : 0;
+                    for (size_t q = 0; q < mr * nr; q += 16)
+                        PREFETCH_W(jb->w + nx * mr * nr + q);
                     k->fn(kb, jb->ap + s * mr * kb, bpc + t * nr * kb, jb->w + (s * tn + t) * mr * nr);
+                }
         }
         for (size_t ii = 0; ii < mb; ii++) {
             const size_t i = i0 + ii;
