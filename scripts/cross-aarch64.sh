@@ -37,7 +37,7 @@ cmake --build "$dir" -j "$jobs"
 # below check on aarch64; natively they run in every tier): the NEON backend against the portable one
 # (test_backends, which fails unless the dispatcher offers NEON), and every oracle test; test_backends,
 # test_boundary and test_f64 on a quarter of their cases, another each day (MF_TEST_SAMPLE, whole
-# with MF_TEST_SAMPLE=1 in the environment). test_gemm runs once: the neon backend has no GEMM kernel of its
-# own yet, so test_gemm_portable and test_gemm_neon would run the same code again.
+# with MF_TEST_SAMPLE=1 in the environment). test_gemm runs once, on the neon backend's GEMM kernel
+# (test_gemm_neon would run it again; the portable kernel's run is the native tiers').
 MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ctest --test-dir "$dir" -j "$jobs" -L unit \
     -E '^test_(analyze|elementwise|loss_scale|fp8_recipes|mx|nvfp4|gemm_portable|gemm_neon)$' --output-on-failure

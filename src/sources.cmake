@@ -61,6 +61,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$" AND CMAKE_C_COMPILER
   set(MF_BK_neon_CONFIG arm/backend_neon.h)
   set(MF_BK_neon_FLAGS "")
   set(MF_BK_neon_ROUND ${MF_ALL_DSTS})
+  set(MF_BK_neon_GEMM arm/gemm_neon.c) # the GEMM micro-kernel (src/gemm/ukr_template.h)
   list(APPEND MF_LIB_DEFINITIONS MF_ARM_BACKENDS=1)
 endif()
 

@@ -687,6 +687,9 @@ static const mf__gemm_ukr *pick_ukr(void)
 #if MF_HAVE_BACKEND_avx2
         {"avx2", &mf__gemm_ukr_avx2},
 #endif
+#if MF_HAVE_BACKEND_neon
+        {"neon", &mf__gemm_ukr_neon},
+#endif
         {"portable", &mf__gemm_ukr_portable},
     };
     const char *name = mf__backend_active()->name;

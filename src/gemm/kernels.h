@@ -25,6 +25,9 @@ extern const mf__gemm_ukr mf__gemm_ukr_portable;
 #if MF_HAVE_BACKEND_avx2
 extern const mf__gemm_ukr mf__gemm_ukr_avx2; /* src/x86/gemm_avx2.c */
 #endif
+#if MF_HAVE_BACKEND_neon
+extern const mf__gemm_ukr mf__gemm_ukr_neon; /* src/arm/gemm_neon.c */
+#endif
 #if MF_HAVE_BACKEND_avx512
 extern const mf__gemm_ukr mf__gemm_ukr_avx512; /* src/x86/gemm_avx512.c */
 #endif

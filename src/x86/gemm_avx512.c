@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/x86/gemm_avx512.c - the GEMM micro-kernel for AVX-512: gemm_ukr.h on zmm registers, a 6 x 32 tile,
+/* src/x86/gemm_avx512.c - the GEMM micro-kernel for AVX-512: src/gemm/ukr_template.h on zmm registers, a 6 x 32 tile,
  * vfmadd231ps (the AVX2 kernel's source, which the tests run on every x86 machine). Compiled with the
  * avx512 backend's flags (src/sources.cmake). */
 #include <immintrin.h>
@@ -14,6 +14,6 @@
 #define V_FMA _mm512_fmadd_ps
 #define V_STOREU _mm512_storeu_ps
 #define UKR_NAME ukr_avx512
-#include "gemm_ukr.h"
+#include "../gemm/ukr_template.h"
 
 const mf__gemm_ukr mf__gemm_ukr_avx512 = {"avx512", MR, NR, ukr_avx512};

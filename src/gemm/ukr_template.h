@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* src/x86/gemm_ukr.h - the GEMM micro-kernel, written once for AVX2 and AVX-512 (src/gemm/kernels.h has
+/* src/gemm/ukr_template.h - the GEMM micro-kernel, written once for AVX2, AVX-512 and NEON (kernels.h has
  * the contract): a 6 x 2V tile (V = the vector's lanes) in twelve registers, per step one broadcast of A per
  * row and two aligned loads of B, each accumulator one fused multiply-add (one rounding, as fmaf).
  *
  * The including file defines the vocabulary: VEC, VL (lanes), V_LOADU, V_LOAD (aligned), V_BCAST, V_FMA
- * (x * y + acc, fused), V_STOREU, and UKR_NAME; packed B is 64-byte aligned (src/gemm/gemm.c). The
+ * (x * y + acc, fused), V_STOREU, and UKR_NAME; packed B is 64-byte aligned (gemm.c). The
  * accumulators are named variables: GCC keeps an array of vectors in memory across the loop. */
 #define MR 6
 #define NR (2 * VL)
