@@ -8,14 +8,14 @@
  *
  * One CSV line per (shape, inputs, implementation):
  *   m,n,k,inputs,impl,threads,seconds,gflops,vs_ref,vs_peak
- * seconds is the median of R runs (the implementations of a shape take turns); gflops counts 2mnk;
+ * seconds is the median of R runs back to back, after a warm-up run; gflops counts 2mnk;
  * vs_ref is the row's speed over its reference's (OpenBLAS sgemm for f32 and f16 inputs, oneDNN's bf16 matmul
  * for bf16 and e4m3 inputs, '-' where it is not built in; MXFP8 and NVFP4 against the per-tensor-scaled
  * e4m3 and e2m1 runs, e2m1 against e4m3; with --tc, each tensor-core model "inputs/gpu" against
  * MF_ACCUM_FP32 on the same inputs); vs_peak divides by the FMA peak this
  * program measures first (a loop of independent vfmadd231ps, times T threads).
  * OpenBLAS runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset; oneDNN with OMP_NUM_THREADS = T. With T > 1
- * every timed run waits 250 ms first, so that the other libraries' spinning workers are idle.
+ * each implementation's runs start after a 250 ms pause, so that the other libraries' spinning workers are idle.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 
@@ -253,43 +253,41 @@ static void shape(size_t m, size_t n, size_t k, double peak)
     have[IMPL_DNNL_F32] = dnnl_make(&mf32, &o, 0);
     have[IMPL_DNNL_BF16] = dnnl_make(&mbf, &o, 1);
 #endif
-    /* warm-up, then the implementations take turns */
-    for (int r = -1; r < reps; r++) {
-        for (int q = 0; q < N_VARIANTS; q++) {
-            if (VARIANTS[q].tc && !with_tc)
-                continue;
-            settle();
+    /* each implementation in turn: a settle, a warm-up run, then reps timed runs back to back (as a training
+     * loop calls it; a pause before every run would time cores waking up) */
+    for (int q = 0; q < N_VARIANTS; q++) {
+        if (VARIANTS[q].tc && !with_tc)
+            continue;
+        settle();
+        for (int r = -1; r < reps; r++) {
             const double t0 = now();
             run_mf(&o, &VARIANTS[q]);
             if (r >= 0)
                 t[N_IMPL + q][r] = now() - t0;
         }
+    }
 #if MF_BENCH_HAVE_OPENBLAS
-        {
-            settle();
-            const double t0 = now();
-            run_openblas(&o);
-            if (r >= 0)
-                t[IMPL_OPENBLAS][r] = now() - t0;
-        }
+    settle();
+    for (int r = -1; r < reps; r++) {
+        const double t0 = now();
+        run_openblas(&o);
+        if (r >= 0)
+            t[IMPL_OPENBLAS][r] = now() - t0;
+    }
 #endif
 #if MF_BENCH_HAVE_DNNL
-        if (have[IMPL_DNNL_F32]) {
-            settle();
+    for (int q = IMPL_DNNL_F32; q <= IMPL_DNNL_BF16; q++) {
+        if (!have[q])
+            continue;
+        settle();
+        for (int r = -1; r < reps; r++) {
             const double t0 = now();
-            dnnl_run(&mf32);
+            dnnl_run(q == IMPL_DNNL_F32 ? &mf32 : &mbf);
             if (r >= 0)
-                t[IMPL_DNNL_F32][r] = now() - t0;
+                t[q][r] = now() - t0;
         }
-        if (have[IMPL_DNNL_BF16]) {
-            settle();
-            const double t0 = now();
-            dnnl_run(&mbf);
-            if (r >= 0)
-                t[IMPL_DNNL_BF16][r] = now() - t0;
-        }
-#endif
     }
+#endif
     const double flops = 2.0 * (double)m * (double)n * (double)k;
     double med[N_IMPL + N_VARIANTS];
     for (int q = 0; q < N_IMPL + N_VARIANTS; q++)
