@@ -12,7 +12,7 @@
 #                              (CI sweeps the portable core and the best backend fully, the others by
 #                              a rotating sixteenth: tests/exhaustive.cmake)
 #   scripts/setup.sh asan      the unit, fuzz and cli tiers under AddressSanitizer + UBSan (build-asan)
-#   scripts/setup.sh tsan      a process's first conversions from several threads under ThreadSanitizer
+#   scripts/setup.sh tsan      a process's first conversions from several threads, and mf_gemm's threads, under ThreadSanitizer
 #   scripts/setup.sh fuzz      each libFuzzer target for MF_FUZZ_SECONDS (default 20), with clang
 # Each step prints how long it took. The sanitizer and fuzzer builds compile only the SIMD backends this
 # CPU runs (MF_SIMD_BACKENDS=native: their tests can run no other), at -O1.
@@ -80,14 +80,17 @@ run_asan() {
         -E '^test_train_demo$' --output-on-failure
     step_done "ASan+UBSan (unit, fuzz, cli, abuse)"
 }
-# ThreadSanitizer over a process's first conversions made by several threads at once.
+# ThreadSanitizer over a process's first conversions made by several threads at once, and mf_gemm's threads.
 run_tsan() {
     configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_flags" \
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$san_flags" -DMF_SANITIZE=thread -DMF_CUDA=OFF -DMF_BUILD_TOOLS=OFF \
         -DMF_SIMD_BACKENDS=native
-    cmake --build build-tsan -j "$jobs" --target test_threads
+    cmake --build build-tsan -j "$jobs" --target test_threads test_gemm test_gemm_tc
     ./build-tsan/tests/test_threads
-    step_done "ThreadSanitizer (test_threads)"
+    # mf_gemm's teams (the FP32 work queue, the tensor-core models' threads), a quarter of the cases
+    MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm
+    ./build-tsan/tests/test_gemm_tc
+    step_done "ThreadSanitizer (test_threads, test_gemm, test_gemm_tc)"
 }
 # libFuzzer, briefly, where clang is available (the corpora are replayed by ctest either way); only the
 # libFuzzer targets and their instrumented library are built.

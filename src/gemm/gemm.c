@@ -553,21 +553,24 @@ static void fp32_rows(fp32_job *jb)
     }
 }
 
-/* The call's threads: each packs a share of B's slivers, waits for the others, runs its row blocks, waits
- * again (B's buffer is then reused for the next column block). Threads are started once per call and
- * wait at a gate until the number that started is known. */
+/* The call's threads take work items in order from one queue: for each column block, a phase of items
+ * that pack a share of B's slivers, then a phase of items that each run a share of C's rows. An item waits
+ * until the phase before its own has finished (packed B is complete; or, for packing, the previous
+ * column block's rows are done and B's buffer can be reused). A thread that starts late takes fewer items
+ * (the scheduler may start a new thread on the busy core, or late), and every element is computed the same
+ * way whichever thread takes it, so the bits do not depend on the threads. */
 typedef struct fp32_team {
     const gemm *g;
     const mf__gemm_ukr *k;
     const dec *db;
     float *bp;
     size_t ncb, nt;
+    size_t n_pack, n_rows, rows_item; /* items per column block, and the rows of a row item */
     fp32_job *jobs;
+    size_t next, finished; /* items taken, items finished */
 #if MF_HAVE_PTHREADS
     pthread_mutex_t mu;
-    pthread_cond_t go;     /* the gate, then the barrier */
-    int open;              /* the gate is open */
-    size_t waiting, round; /* the barrier: threads waiting, and how many times it opened */
+    pthread_cond_t go; /* an item finished */
 #endif
 } fp32_team;
 
@@ -576,22 +579,21 @@ typedef struct fp32_member {
     size_t id;
 } fp32_member;
 
-/* every thread of the team waits here until all have come (pthread_barrier_t is optional in POSIX) */
-static void team_sync(fp32_team *tm)
+static void team_lock(fp32_team *tm)
 {
 #if MF_HAVE_PTHREADS
-    if (tm->nt > 1) {
+    if (tm->nt > 1)
         pthread_mutex_lock(&tm->mu);
-        if (++tm->waiting == tm->nt) {
-            tm->waiting = 0, tm->round++;
-            pthread_cond_broadcast(&tm->go);
-        } else {
-            const size_t r = tm->round;
-            while (tm->round == r)
-                pthread_cond_wait(&tm->go, &tm->mu);
-        }
+#else
+    (void)tm;
+#endif
+}
+
+static void team_unlock(fp32_team *tm)
+{
+#if MF_HAVE_PTHREADS
+    if (tm->nt > 1)
         pthread_mutex_unlock(&tm->mu);
-    }
 #else
     (void)tm;
 #endif
@@ -600,29 +602,42 @@ static void team_sync(fp32_team *tm)
 static void team_run(fp32_team *tm, size_t id)
 {
     const gemm *g = tm->g;
-    const size_t nr = (size_t)tm->k->nr;
-    for (size_t j0 = 0; j0 < g->n; j0 += tm->ncb) {
-        const size_t nb = g->n - j0 < tm->ncb ? g->n - j0 : tm->ncb, tn = (nb + nr - 1) / nr;
-        const size_t np = tm->nt < tn ? tm->nt : tn;
-        if (g->products && id < np) /* B's slivers split over the threads */
-            pack_b(tm->bp, tm->db, g->k, j0, nb, tm->k->nr, tn * id / np, tn * (id + 1) / np);
-        team_sync(tm);
-        tm->jobs[id].j0 = j0, tm->jobs[id].nb = nb;
-        fp32_rows(&tm->jobs[id]);
-        team_sync(tm);
+    const size_t nr = (size_t)tm->k->nr, per = tm->n_pack + tm->n_rows;
+    const size_t total = (g->n + tm->ncb - 1) / tm->ncb * per;
+    fp32_job *jb = &tm->jobs[id];
+    team_lock(tm);
+    while (tm->next < total) {
+        const size_t idx = tm->next++, blk = idx / per, q = idx % per;
+        const size_t phase = blk * per + (q < tm->n_pack ? 0 : tm->n_pack); /* its phase's first item */
+        const size_t j0 = blk * tm->ncb, nb = g->n - j0 < tm->ncb ? g->n - j0 : tm->ncb, tn = (nb + nr - 1) / nr;
+#if MF_HAVE_PTHREADS
+        while (tm->finished < phase) /* phases run one after the other: all items before it are done */
+            pthread_cond_wait(&tm->go, &tm->mu);
+#endif
+        team_unlock(tm);
+        if (q < tm->n_pack) {
+            if (g->products && tn * q / tm->n_pack < tn * (q + 1) / tm->n_pack)
+                pack_b(tm->bp, tm->db, g->k, j0, nb, tm->k->nr, tn * q / tm->n_pack, tn * (q + 1) / tm->n_pack);
+        } else {
+            const size_t r0 = (q - tm->n_pack) * tm->rows_item;
+            jb->j0 = j0, jb->nb = nb, jb->r0 = r0, jb->r1 = g->m - r0 < tm->rows_item ? g->m : r0 + tm->rows_item;
+            fp32_rows(jb);
+        }
+        team_lock(tm);
+        tm->finished++;
+#if MF_HAVE_PTHREADS
+        if (tm->nt > 1)
+            pthread_cond_broadcast(&tm->go);
+#endif
     }
+    team_unlock(tm);
 }
 
 #if MF_HAVE_PTHREADS
 static void *team_thread(void *arg)
 {
     fp32_member *me = (fp32_member *)arg;
-    fp32_team *tm = me->tm;
-    pthread_mutex_lock(&tm->mu);
-    while (!tm->open)
-        pthread_cond_wait(&tm->go, &tm->mu);
-    pthread_mutex_unlock(&tm->mu);
-    team_run(tm, me->id);
+    team_run(me->tm, me->id);
     return NULL;
 }
 #endif
@@ -634,30 +649,19 @@ static size_t team_start(fp32_team *tm, size_t want)
 #if MF_HAVE_PTHREADS
     pthread_t tid[64];
     fp32_member me[64];
+    tm->nt = want; /* the queue is locked from the first thread on */
     if (want > 1) {
         pthread_mutex_init(&tm->mu, NULL);
         pthread_cond_init(&tm->go, NULL);
-        tm->open = 0, tm->waiting = 0, tm->round = 0;
         for (; started < want; started++) {
             me[started].tm = tm, me[started].id = started;
             if (pthread_create(&tid[started], NULL, team_thread, &me[started]) != 0)
                 break;
         }
     }
-#endif
-    tm->nt = started;
-    for (size_t t = 0; t < started; t++) { /* equal shares of the rows, in whole slivers */
-        const size_t mr = (size_t)tm->k->mr, slivers = (tm->g->m + mr - 1) / mr;
-        const size_t s0 = slivers * t / started, s1 = slivers * (t + 1) / started;
-        tm->jobs[t].r0 = s0 * mr, tm->jobs[t].r1 = s1 * mr < tm->g->m ? s1 * mr : tm->g->m;
-    }
-#if MF_HAVE_PTHREADS
-    if (want > 1) {
-        pthread_mutex_lock(&tm->mu);
-        tm->open = 1;
-        pthread_cond_broadcast(&tm->go);
-        pthread_mutex_unlock(&tm->mu);
-    }
+#else
+    (void)want;
+    tm->nt = 1;
 #endif
     team_run(tm, 0);
 #if MF_HAVE_PTHREADS
@@ -743,7 +747,11 @@ static int run_fp32(const gemm *g, mf_stats *st)
         jb->ap = work + t * (ap_size + mcp * ncb);
         jb->w = jb->ap + ap_size;
     }
-    tm.g = g, tm.k = k, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs;
+    tm.g = g, tm.k = k, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs, tm.next = tm.finished = 0;
+    /* the rows in nt * (blocks of MC a thread would run) equal items, in whole slivers; B in nt items */
+    tm.rows_item = (g->m + nt * ((g->m + nt * MC - 1) / (nt * MC)) - 1) / (nt * ((g->m + nt * MC - 1) / (nt * MC)));
+    tm.rows_item = round_up(tm.rows_item, mr);
+    tm.n_rows = (g->m + tm.rows_item - 1) / tm.rows_item, tm.n_pack = nt;
     nt = team_start(&tm, nt);
     if (st)
         for (size_t t = 0; t < nt; t++) {
