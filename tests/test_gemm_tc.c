@@ -535,7 +535,7 @@ START_TEST(test_tc_fast_vs_scalar)
                         }
                     for (size_t kq = 0; mf__tc_kernel_at(kq); kq++)
                         for (int threads = 1; threads <= 3; threads++) {
-                            fast_out fo = {got, n, 0};
+                            fast_out fo = {got, n};
                             mf__tc_call cl;
                             memset(&cl, 0, sizeof cl);
                             memset(got, 0xA5, 4 * m * n);
