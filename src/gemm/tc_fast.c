@@ -101,7 +101,7 @@ static uint32_t lane_block(const mf__tc_lanes *q, const int32_t *am, const int32
     }
     dc = emax - crexp - (q->frac - 23); /* c has 23 fraction bits, the window frac */
     if (dc <= 0)
-        s += (c >> 31 ? -cm : cm) << -dc; /* -dc <= 2 */
+        s += (c >> 31 ? -cm : cm) * ((int64_t)1 << -dc); /* -dc <= 2; a product: the term may be negative */
     else if (dc < 64)
         s += c >> 31 ? -(cm >> dc) : cm >> dc;
     if (s == 0)
