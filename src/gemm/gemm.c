@@ -677,35 +677,47 @@ static size_t team_start(fp32_team *tm, size_t want)
 
 enum { GEMM_MAX_THREADS = 64 };
 
-/* The kernel for this process's backend: the one place that chooses. */
-static const mf__gemm_ukr *pick_ukr(void)
+/* The kernels for this process's backend, the one place that chooses: the FP32 micro-kernel and the
+ * tensor-core models' panel kernel. */
+typedef struct gemm_kernels {
+    const mf__gemm_ukr *ukr;
+    const mf__tc_kernel *tc;
+} gemm_kernels;
+
+#if MF_HAVE_BACKEND_avx2
+#define TC_X86 &mf__tc_kernel_avx2
+#else
+#define TC_X86 &mf__tc_kernel_portable
+#endif
+
+static gemm_kernels pick_kernels(void)
 {
     static const struct {
         const char *backend;
-        const mf__gemm_ukr *ukr;
+        gemm_kernels k;
     } table[] = {
 #if MF_HAVE_BACKEND_avx512
-        {"avx512bf16", &mf__gemm_ukr_avx512},
-        {"avx512", &mf__gemm_ukr_avx512},
+        {"avx512bf16", {&mf__gemm_ukr_avx512, TC_X86}},
+        {"avx512", {&mf__gemm_ukr_avx512, TC_X86}},
 #endif
 #if MF_HAVE_BACKEND_avx2
-        {"avx2", &mf__gemm_ukr_avx2},
+        {"avx2", {&mf__gemm_ukr_avx2, &mf__tc_kernel_avx2}},
 #endif
 #if MF_HAVE_BACKEND_neon
-        {"neon", &mf__gemm_ukr_neon},
+        {"neon", {&mf__gemm_ukr_neon, &mf__tc_kernel_portable}},
 #endif
-        {"portable", &mf__gemm_ukr_portable},
+        {"portable", {&mf__gemm_ukr_portable, &mf__tc_kernel_portable}},
     };
     const char *name = mf__backend_active()->name;
     for (size_t q = 0; q < sizeof table / sizeof table[0]; q++)
         if (strcmp(table[q].backend, name) == 0)
-            return table[q].ukr;
-    return &mf__gemm_ukr_portable;
+            return table[q].k;
+    return table[sizeof table / sizeof table[0] - 1].k;
 }
 
 static int run_fp32(const gemm *g, mf_stats *st)
 {
-    const mf__gemm_ukr *k = pick_ukr();
+    const mf__gemm_ukr *k = pick_kernels().ukr;
     const size_t mr = (size_t)k->mr, nr = (size_t)k->nr;
     const size_t kk = g->k ? g->k : 1;
     size_t ncb = BP_BUDGET / kk / nr * nr, nt = g->o->threads > 1 ? (size_t)g->o->threads : 1;
@@ -748,10 +760,11 @@ static int run_fp32(const gemm *g, mf_stats *st)
         jb->w = jb->ap + ap_size;
     }
     tm.g = g, tm.k = k, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs, tm.next = tm.finished = 0;
-    /* the rows in nt * (blocks of MC a thread would run) equal items, in whole slivers; B in nt items */
-    tm.rows_item = (g->m + nt * ((g->m + nt * MC - 1) / (nt * MC)) - 1) / (nt * ((g->m + nt * MC - 1) / (nt * MC)));
-    tm.rows_item = round_up(tm.rows_item, mr);
-    tm.n_rows = (g->m + tm.rows_item - 1) / tm.rows_item, tm.n_pack = nt;
+    { /* C's rows in equal items of at most MC, a whole number of them per thread, in whole slivers; B in nt */
+        const size_t items = nt * ((g->m + nt * MC - 1) / (nt * MC));
+        tm.rows_item = round_up((g->m + items - 1) / items, mr);
+        tm.n_rows = (g->m + tm.rows_item - 1) / tm.rows_item, tm.n_pack = nt;
+    }
     nt = team_start(&tm, nt);
     if (st)
         for (size_t t = 0; t < nt; t++) {
@@ -791,7 +804,7 @@ static int run_tc(const gemm *g, mf_stats *st)
         cl.b = g->b.base, cl.fb = g->b.fmt, cl.b_rs = g->b.rs, cl.b_cs = g->b.cs;
         cl.c = g->tc_c_in ? g->c : NULL, cl.c_rs = g->c_rs, cl.c_cs = g->c_cs;
         cl.promote = g->o->promote_every, cl.threads = g->o->threads;
-        cl.emit = tc_emit, cl.ctx = (void *)(uintptr_t)g, cl.st = st;
+        cl.emit = tc_emit, cl.ctx = (void *)(uintptr_t)g, cl.st = st, cl.kernel = pick_kernels().tc;
         return mf__tc_run(&cl);
     }
     const size_t kk = g->k ? g->k : 1;

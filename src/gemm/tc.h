@@ -84,10 +84,9 @@ extern const mf__tc_kernel mf__tc_kernel_portable;
 extern const mf__tc_kernel mf__tc_kernel_avx2; /* src/x86/tc_avx2.c */
 #endif
 
-/* The panel kernels this build has and this CPU runs, best first (NULL past the end; for tests), and the
- * one for this process's backend. */
+/* The panel kernels this build has and this CPU runs, best first (NULL past the end; for tests). gemm.c's
+ * pick_kernels chooses the one for this process's backend. */
 const mf__tc_kernel *mf__tc_kernel_at(size_t i);
-const mf__tc_kernel *mf__tc_kernel_pick(void);
 
 /* D(i, j) for j in [j, j + cnt) of row i, in d (binary32 bits), from the thread whose counts are st */
 typedef void (*mf__tc_emit_fn)(void *ctx, size_t i, size_t j, size_t cnt, const uint32_t *d, mf_stats *st);
@@ -102,7 +101,7 @@ typedef struct mf__tc_call {
     size_t a_rs, a_cs, b_rs, b_cs, c_rs, c_cs;
     size_t promote;
     int threads;                 /* <= 1: the calling thread only */
-    const mf__tc_kernel *kernel; /* NULL: mf__tc_kernel_pick() */
+    const mf__tc_kernel *kernel; /* NULL: the portable one */
     mf__tc_emit_fn emit;         /* called once per row of each panel, from any of the threads */
     void *ctx;
     mf_stats *st; /* NULL: no counts; otherwise each thread's counts are added to it */

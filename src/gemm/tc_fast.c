@@ -176,27 +176,6 @@ const mf__tc_kernel *mf__tc_kernel_at(size_t i)
     return NULL;
 }
 
-/* The kernel for this process's backend: the one place that chooses. */
-const mf__tc_kernel *mf__tc_kernel_pick(void)
-{
-    static const struct {
-        const char *backend;
-        const mf__tc_kernel *kernel;
-    } table[] = {
-#if MF_HAVE_BACKEND_avx2
-        {"avx512bf16", &mf__tc_kernel_avx2},
-        {"avx512", &mf__tc_kernel_avx2},
-        {"avx2", &mf__tc_kernel_avx2},
-#endif
-        {"portable", &mf__tc_kernel_portable},
-    };
-    const char *name = mf__backend_active()->name;
-    for (size_t q = 0; q < sizeof table / sizeof table[0]; q++)
-        if (strcmp(table[q].backend, name) == 0)
-            return table[q].kernel;
-    return &mf__tc_kernel_portable;
-}
-
 /* ---- the driver ------------------------------------------------------------------------------------- */
 
 typedef struct tc_shared {
@@ -294,7 +273,7 @@ int mf__tc_run(const mf__tc_call *cl)
 
     memset(&sh, 0, sizeof sh);
     sh.call = cl;
-    sh.kernel = cl->kernel ? cl->kernel : mf__tc_kernel_pick();
+    sh.kernel = cl->kernel ? cl->kernel : &mf__tc_kernel_portable;
     kp = (cl->k + w - 1) / w * w;
     sh.q.w = cl->p->w, sh.q.frac = cl->p->frac, sh.q.out_frac = cl->p->out_frac, sh.q.min_exp = cl->p->min_exp;
     sh.q.wide = (int64_t)cl->p->w * ((int64_t)1 << (cl->p->frac + 2)) + ((int64_t)1 << (cl->p->frac + 1)) >
