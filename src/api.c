@@ -90,6 +90,9 @@ const char *mf_strerror(int code)
     case MF_E_SIZE: return "element count too large for the address space";
     case MF_E_ARG: return "invalid argument (e.g. a negative thread count)";
     case MF_E_NOMEM: return "out of memory for a work buffer";
+    case MF_E_UNSUPPORTED:
+        return "not supported here (built without CUDA, no CUDA device, or not on this architecture)";
+    case MF_E_DEVICE: return "the CUDA runtime reported an error";
     default: return "unknown status code";
     }
 }

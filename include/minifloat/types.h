@@ -54,14 +54,17 @@ typedef enum {
 /* Status codes returned by the compiled functions: 0 on success, negative on bad arguments. */
 enum {
     MF_OK = 0,
-    MF_E_NULL = -1,    /* a required pointer is NULL */
-    MF_E_FORMAT = -2,  /* unknown mf_format value */
-    MF_E_ROUND = -3,   /* unknown mf_round value */
-    MF_E_POLICY = -4,  /* unknown mf_overflow value */
-    MF_E_OVERLAP = -5, /* source and destination overlap and are of different formats */
-    MF_E_SIZE = -6,    /* element count too large for the address space */
-    MF_E_ARG = -7,     /* any other invalid argument (said in the function's documentation) */
-    MF_E_NOMEM = -8    /* a work buffer could not be allocated (mf_gemm) */
+    MF_E_NULL = -1,        /* a required pointer is NULL */
+    MF_E_FORMAT = -2,      /* unknown mf_format value */
+    MF_E_ROUND = -3,       /* unknown mf_round value */
+    MF_E_POLICY = -4,      /* unknown mf_overflow value */
+    MF_E_OVERLAP = -5,     /* source and destination overlap and are of different formats */
+    MF_E_SIZE = -6,        /* element count too large for the address space */
+    MF_E_ARG = -7,         /* any other invalid argument (said in the function's documentation) */
+    MF_E_NOMEM = -8,       /* a work buffer could not be allocated (mf_gemm) */
+    MF_E_UNSUPPORTED = -9, /* not available here: built without CUDA, no CUDA device, or the device's
+                              architecture lacks the instruction (minifloat/cuda.h) */
+    MF_E_DEVICE = -10      /* the CUDA runtime reported an error (minifloat/cuda.h) */
 };
 
 /* Event counters of one bulk call (mf_convert overwrites them, it does not accumulate). */
