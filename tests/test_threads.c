@@ -7,6 +7,8 @@
  * several kinds, meeting at a barrier before each kind so that they start it together; every result must equal the same conversion made
  * afterwards on one thread. scripts/setup.sh test also runs this program built with ThreadSanitizer
  * (build-tsan), where a data race fails it: writing the decode tables from two threads at once was one.
+ * Then the threads multiply matrices of different sizes at once (mf_gemm hands its work buffer from one
+ * call to the next), each product equal to the same one made afterwards on one thread.
  *
  * A plain program, not a check suite: check runs each test in a forked child of a process that may
  * already have built the tables, and the point is a process that has not. */
@@ -20,7 +22,7 @@
 
 #include "minifloat.h"
 
-enum { THREADS = 4, N = 1 << 14, NPAR = 1 << 18, KINDS = 6 };
+enum { THREADS = 4, N = 1 << 14, NPAR = 1 << 18, KINDS = 6, GEMMS = 32, GN = 96 };
 
 typedef struct job {
     mf_format s, d;
@@ -44,6 +46,25 @@ static uint8_t *out[THREADS + 1][KINDS];    /* [THREADS]: the single-thread refe
 static size_t out_bytes[KINDS];
 static pthread_barrier_t start;
 static int failures;
+static float gemm_in[2][GN * GN];
+static float gemm_out[THREADS + 1][GEMMS][GN * GN];
+
+/* Product q of thread t: a size that differs between threads and calls, so buffers of several sizes change
+ * hands; two threads run each size's GEMM on two threads of their own. */
+static void gemm_call(int t, int q, float *c)
+{
+    const size_t s = 48 + (size_t)((t * 7 + q * 5) % 4) * 16;
+    mf_gemm_opts o;
+    int rc;
+    memset(&o, 0, sizeof o);
+    o.threads = 1 + (t & 1);
+    rc = mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, s, s, s + (size_t)q, 1.0f, gemm_in[0], MF_FP32, s + (size_t)q,
+                 gemm_in[1], MF_FP32, s, 0.0f, c, MF_FP32, s, &o);
+    if (rc != MF_OK) {
+        fprintf(stderr, "gemm %d of thread %d: mf_gemm returned %d (%s)\n", q, t, rc, mf_strerror(rc));
+        __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+    }
+}
 
 static void convert(int k, uint8_t *dst)
 {
@@ -64,6 +85,9 @@ static void *worker(void *arg)
         pthread_barrier_wait(&start);
         convert(k, out[t][k]);
     }
+    pthread_barrier_wait(&start);
+    for (k = 0; k < GEMMS; k++)
+        gemm_call(t, k, gemm_out[t][k]);
     return NULL;
 }
 
@@ -99,6 +123,10 @@ int main(void)
             if (!(out[t][k] = calloc(1, out_bytes[k])))
                 return 1;
     }
+    for (t = 0; t < GN * GN; t++) {
+        gemm_in[0][t] = (float)((t * 37) % 101 - 50) / 16.0f;
+        gemm_in[1][t] = (float)((t * 53) % 97 - 48) / 32.0f;
+    }
     pthread_barrier_init(&start, NULL, THREADS);
     for (t = 0; t < THREADS; t++)
         if (pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t) != 0)
@@ -114,6 +142,15 @@ int main(void)
                         mf_format_name(jobs[k].s), mf_format_name(jobs[k].d));
                 failures++;
             }
+    for (t = 0; t < THREADS; t++)
+        for (k = 0; k < GEMMS; k++) {
+            memset(gemm_out[THREADS][k], 0, sizeof gemm_out[THREADS][k]); /* as the threads' outputs beyond C */
+            gemm_call(t, k, gemm_out[THREADS][k]);
+            if (memcmp(gemm_out[t][k], gemm_out[THREADS][k], sizeof gemm_out[t][k]) != 0) {
+                fprintf(stderr, "thread %d, gemm %d: differs from the one-thread result\n", t, k);
+                failures++;
+            }
+        }
     printf("%d threads x %d kinds of first conversions (backend %s): %s\n", THREADS, KINDS, mf_backend(),
            failures ? "FAILED" : "all equal to one thread's");
     return failures != 0;

@@ -12,6 +12,7 @@
 #define V_BCAST vld1q_dup_f32
 #define V_FMA(x, y, acc) vfmaq_f32((acc), (x), (y))
 #define V_STOREU vst1q_f32
+#define V_ZERO() vdupq_n_f32(0.0f)
 #define UKR_NAME ukr_neon
 #include "../gemm/ukr_template.h"
 

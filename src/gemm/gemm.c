@@ -516,7 +516,8 @@ static void fp32_rows(fp32_job *jb)
     const size_t mr = (size_t)k->mr, nr = (size_t)k->nr, ncp = round_up(jb->nb, nr), tn = ncp / nr;
     for (size_t i0 = jb->r0; i0 < jb->r1; i0 += MC) {
         const size_t mb = jb->r1 - i0 < MC ? jb->r1 - i0 : MC, mcp = round_up(mb, mr);
-        memset(jb->w, 0, mcp * ncp * sizeof(float));
+        if (!g->products) /* no k block below: the sums are +0 */
+            memset(jb->w, 0, mcp * ncp * sizeof(float));
         for (size_t p0 = 0; g->products && p0 < g->k; p0 += KC) {
             const size_t kb = g->k - p0 < KC ? g->k - p0 : KC;
             const float *bpc = jb->bp + p0 * ncp;
@@ -527,7 +528,7 @@ static void fp32_rows(fp32_job *jb)
                     const size_t nx = s + 1 < mcp / mr ? (s + 1) * tn + t : t + 1 < tn ? t + 1 : 0;
                     for (size_t q = 0; q < mr * nr; q += 16)
                         PREFETCH_W(jb->w + nx * mr * nr + q);
-                    k->fn(kb, jb->ap + s * mr * kb, bpc + t * nr * kb, jb->w + (s * tn + t) * mr * nr);
+                    k->fn(kb, jb->ap + s * mr * kb, bpc + t * nr * kb, jb->w + (s * tn + t) * mr * nr, p0 > 0);
                 }
         }
         for (size_t ii = 0; ii < mb; ii++) {
@@ -677,6 +678,43 @@ static size_t team_start(fp32_team *tm, size_t want)
 
 enum { GEMM_MAX_THREADS = 64 };
 
+/* The FP32 path's work buffer is kept for the next call (one, the latest, at most SCRATCH_KEEP bytes): a
+ * fresh allocation of several MiB costs a page fault per 4 KiB page on every call. It holds no state
+ * that a result depends on. Each buffer starts with its size; a call takes the kept one or allocates. */
+enum { SCRATCH_KEEP = 64 << 20, SCRATCH_HEAD = 64 };
+#if defined(__GNUC__)
+static void *scratch_kept;
+
+static void *scratch_get(size_t bytes)
+{
+    void *p = __atomic_exchange_n(&scratch_kept, NULL, __ATOMIC_ACQ_REL);
+    size_t have = 0;
+    if (p)
+        memcpy(&have, p, sizeof have);
+    if (p && have >= bytes)
+        return p;
+    free(p);
+    p = malloc(bytes + SCRATCH_HEAD);
+    if (p)
+        memcpy(p, &bytes, sizeof bytes);
+    return p;
+}
+
+static void scratch_put(void *p)
+{
+    size_t have = 0;
+    memcpy(&have, p, sizeof have);
+    if (have > SCRATCH_KEEP) {
+        free(p);
+        return;
+    }
+    free(__atomic_exchange_n(&scratch_kept, p, __ATOMIC_ACQ_REL));
+}
+#else
+static void *scratch_get(size_t bytes) { return malloc(bytes + SCRATCH_HEAD); }
+static void scratch_put(void *p) { free(p); }
+#endif
+
 /* The kernels for this process's backend, the one place that chooses: the FP32 micro-kernel and the
  * tensor-core models' panel kernel. */
 typedef struct gemm_kernels {
@@ -723,9 +761,9 @@ static int run_fp32(const gemm *g, mf_stats *st)
     size_t ncb = BP_BUDGET / kk / nr * nr, nt = g->o->threads > 1 ? (size_t)g->o->threads : 1;
     fp32_job jobs[GEMM_MAX_THREADS];
     fp32_team tm;
-    size_t mcp, ap_size;
+    size_t mcp, ap_size, bp_size;
     float *bp, *work;
-    void *bp_mem, *work_mem;
+    void *mem;
     dec da, db;
     int rc = MF_OK;
 
@@ -743,14 +781,12 @@ static int run_fp32(const gemm *g, mf_stats *st)
     mcp = round_up(g->m < MC ? g->m : MC, mr);
     ap_size = mcp * (kk < KC ? kk : KC);
     ap_size = round_up(ap_size, 16); /* every buffer on a 64-byte line */
-    bp_mem = malloc(sizeof(float) * kk * ncb + 64);
-    work_mem = malloc(sizeof(float) * nt * (ap_size + mcp * ncb) + 64);
-    if (!bp_mem || !work_mem) {
-        free(bp_mem), free(work_mem);
+    bp_size = round_up(kk * ncb, 16);
+    mem = scratch_get(sizeof(float) * (bp_size + nt * (ap_size + mcp * ncb)) + 64);
+    if (!mem)
         return MF_E_NOMEM;
-    }
-    bp = (float *)(((uintptr_t)bp_mem + 63) & ~(uintptr_t)63);
-    work = (float *)(((uintptr_t)work_mem + 63) & ~(uintptr_t)63);
+    bp = (float *)(((uintptr_t)mem + SCRATCH_HEAD + 63) & ~(uintptr_t)63);
+    work = bp + bp_size;
     dec_init(&da, &g->a), dec_init(&db, &g->b);
     for (size_t t = 0; t < nt; t++) {
         fp32_job *jb = &jobs[t];
@@ -771,8 +807,7 @@ static int run_fp32(const gemm *g, mf_stats *st)
             st->overflow += jobs[t].st.overflow, st->underflow += jobs[t].st.underflow;
             st->subnormal += jobs[t].st.subnormal, st->nan += jobs[t].st.nan, st->inexact += jobs[t].st.inexact;
         }
-    free(bp_mem);
-    free(work_mem);
+    scratch_put(mem);
     return rc;
 }
 

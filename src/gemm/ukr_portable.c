@@ -6,11 +6,11 @@
 
 enum { MR = 4, NR = 4 };
 
-static void ukr_portable(size_t kc, const float *a, const float *b, float *c)
+static void ukr_portable(size_t kc, const float *a, const float *b, float *c, int load)
 {
     float t[MR * NR];
     for (int q = 0; q < MR * NR; q++)
-        t[q] = c[q];
+        t[q] = load ? c[q] : 0.0f;
     for (size_t p = 0; p < kc; p++, a += MR, b += NR)
         for (int i = 0; i < MR; i++)
             for (int j = 0; j < NR; j++)

@@ -4,19 +4,24 @@
  * row and two aligned loads of B, each accumulator one fused multiply-add (one rounding, as fmaf).
  *
  * The including file defines the vocabulary: VEC, VL (lanes), V_LOADU, V_LOAD (aligned), V_BCAST, V_FMA
- * (x * y + acc, fused), V_STOREU, and UKR_NAME; packed B is 64-byte aligned (gemm.c). The
+ * (x * y + acc, fused), V_STOREU, V_ZERO, and UKR_NAME; packed B is 64-byte aligned (gemm.c). The
  * accumulators are named variables: GCC keeps an array of vectors in memory across the loop. */
 #define MR 6
 #define NR (2 * VL)
 
-static void UKR_NAME(size_t kc, const float *a, const float *b, float *c)
+static void UKR_NAME(size_t kc, const float *a, const float *b, float *c, int load)
 {
-    VEC c00 = V_LOADU(c + 0 * NR), c01 = V_LOADU(c + 0 * NR + VL);
-    VEC c10 = V_LOADU(c + 1 * NR), c11 = V_LOADU(c + 1 * NR + VL);
-    VEC c20 = V_LOADU(c + 2 * NR), c21 = V_LOADU(c + 2 * NR + VL);
-    VEC c30 = V_LOADU(c + 3 * NR), c31 = V_LOADU(c + 3 * NR + VL);
-    VEC c40 = V_LOADU(c + 4 * NR), c41 = V_LOADU(c + 4 * NR + VL);
-    VEC c50 = V_LOADU(c + 5 * NR), c51 = V_LOADU(c + 5 * NR + VL);
+    VEC c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+    if (load) {
+        c00 = V_LOADU(c + 0 * NR), c01 = V_LOADU(c + 0 * NR + VL);
+        c10 = V_LOADU(c + 1 * NR), c11 = V_LOADU(c + 1 * NR + VL);
+        c20 = V_LOADU(c + 2 * NR), c21 = V_LOADU(c + 2 * NR + VL);
+        c30 = V_LOADU(c + 3 * NR), c31 = V_LOADU(c + 3 * NR + VL);
+        c40 = V_LOADU(c + 4 * NR), c41 = V_LOADU(c + 4 * NR + VL);
+        c50 = V_LOADU(c + 5 * NR), c51 = V_LOADU(c + 5 * NR + VL);
+    } else { /* the first k block: the tile starts at +0, and c is only written */
+        c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = V_ZERO();
+    }
 #define STEP(q)                                                                                                        \
     do {                                                                                                               \
         const VEC b0 = V_LOAD(b + (q)*NR), b1 = V_LOAD(b + (q)*NR + VL);                                               \

@@ -12,6 +12,7 @@
 #define V_BCAST _mm256_broadcast_ss
 #define V_FMA _mm256_fmadd_ps
 #define V_STOREU _mm256_storeu_ps
+#define V_ZERO _mm256_setzero_ps
 #define UKR_NAME ukr_avx2
 #include "../gemm/ukr_template.h"
 

@@ -13,6 +13,7 @@
 #define V_BCAST(p) _mm512_set1_ps(*(p))
 #define V_FMA _mm512_fmadd_ps
 #define V_STOREU _mm512_storeu_ps
+#define V_ZERO _mm512_setzero_ps
 #define UKR_NAME ukr_avx512
 #include "../gemm/ukr_template.h"
 
