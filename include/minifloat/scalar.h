@@ -20,6 +20,7 @@
 #define MINIFLOAT_SCALAR_H
 
 #include "detail/round.h"
+#include "detail/cuda.h" /* device fast paths: nothing outside CUDA device code but pure fix-ups */
 
 MF_BEGIN_DECLS
 
@@ -72,6 +73,13 @@ MF_HD MF_INLINE uint32_t mf_from_f64_ev(mf_format fmt, double x, mf_round r, mf_
 MF_HD MF_INLINE uint32_t mf_from_f32(mf_format fmt, float x, mf_round r, mf_overflow o, uint32_t rbits)
 {
     unsigned ev = 0;
+#if defined(__CUDA_ARCH__)
+    { /* a cvt instruction where it gives these bits (detail/cuda.h) */
+        uint32_t code;
+        if (mf__cuda_from_f32(fmt, x, r, o, rbits, &code))
+            return code;
+    }
+#endif
     return mf_from_f32_ev(fmt, x, r, o, rbits, &ev);
 }
 
@@ -79,6 +87,13 @@ MF_HD MF_INLINE uint32_t mf_from_f32(mf_format fmt, float x, mf_round r, mf_over
 MF_HD MF_INLINE uint32_t mf_from_f64(mf_format fmt, double x, mf_round r, mf_overflow o, uint32_t rbits)
 {
     unsigned ev = 0;
+#if defined(__CUDA_ARCH__)
+    { /* a cvt instruction where it gives these bits (detail/cuda.h) */
+        uint32_t code;
+        if (mf__cuda_from_f64(fmt, x, r, o, &code))
+            return code;
+    }
+#endif
     return mf_from_f64_ev(fmt, x, r, o, rbits, &ev);
 }
 
@@ -114,6 +129,13 @@ MF_HD MF_INLINE uint64_t mf__decode_f64_bits(mf_format fmt, uint64_t code)
 /* The value of a code as binary32 (exact). */
 MF_HD MF_INLINE float mf_to_f32(mf_format fmt, uint32_t code)
 {
+#if defined(__CUDA_ARCH__)
+    { /* a cvt instruction where it gives these bits (detail/cuda.h) */
+        uint32_t bits;
+        if (mf__cuda_to_f32(fmt, code, &bits))
+            return mf__f32_from_bits(bits);
+    }
+#endif
     return mf__f32_from_bits(mf__decode_f32_bits(fmt, code));
 }
 
