@@ -46,7 +46,7 @@ static uint8_t *out[THREADS + 1][KINDS];    /* [THREADS]: the single-thread refe
 static size_t out_bytes[KINDS];
 static pthread_barrier_t start;
 static int failures;
-static float gemm_in[2][GN * GN];
+static float gemm_in[2][GN * (GN + GEMMS)]; /* A is s x (s + q), B (s + q) x s */
 static float gemm_out[THREADS + 1][GEMMS][GN * GN];
 
 /* Product q of thread t: a size that differs between threads and calls, so buffers of several sizes change
@@ -123,7 +123,7 @@ int main(void)
             if (!(out[t][k] = calloc(1, out_bytes[k])))
                 return 1;
     }
-    for (t = 0; t < GN * GN; t++) {
+    for (t = 0; t < GN * (GN + GEMMS); t++) {
         gemm_in[0][t] = (float)((t * 37) % 101 - 50) / 16.0f;
         gemm_in[1][t] = (float)((t * 53) % 97 - 48) / 32.0f;
     }

@@ -4,6 +4,7 @@
 # report MF_E_UNSUPPORTED. Either way the library exports the same functions (minifloat/cuda.h).
 file(GLOB MF_CUDA_API_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/api_*.c)
 file(GLOB MF_CUDA_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cu)
+set(MF_CUDA_STUB_SOURCE ${CMAKE_CURRENT_LIST_DIR}/launch_stub.c)
 
 # Add the CUDA library's sources, definitions and include directories to target.
 function(mf_cuda_sources target)
@@ -14,7 +15,7 @@ function(mf_cuda_sources target)
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Werror=all-warnings>)
   else()
-    target_sources(${target} PRIVATE ${CMAKE_CURRENT_LIST_DIR}/launch_stub.c)
+    target_sources(${target} PRIVATE ${MF_CUDA_STUB_SOURCE})
   endif()
   target_compile_definitions(${target} PRIVATE MF_BUILDING_LIBRARY)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
