@@ -120,6 +120,27 @@ static inline int mf__ranges_overlap(const void *a, size_t na, const void *b, si
 
 /* The enum checks of mf_convert, in its order: MF_OK, MF_E_FORMAT, MF_E_ROUND, MF_E_POLICY or MF_E_ARG
  * (negative threads). Functions that convert as mf_convert does use it so their codes agree. */
+/* mf_gemm's (and mf_cuda_gemm's) check of a stored rows x cols matrix with leading dimension ld:
+ * its strides, and the bytes its elements
+ * span in *bytes (0 when empty). Returns MF_OK, MF_E_ARG (ld too small) or MF_E_SIZE. */
+static inline int mf__stored_matrix(mf_layout layout, mf_format f, const void *p, size_t rows, size_t cols, size_t ld,
+                                    size_t *rs, size_t *cs, size_t *bytes)
+{
+    const size_t outer = layout == MF_ROW_MAJOR ? rows : cols, inner = layout == MF_ROW_MAJOR ? cols : rows;
+    size_t span;
+    if (ld < 1 || ld < inner)
+        return MF_E_ARG;
+    *rs = layout == MF_ROW_MAJOR ? ld : 1;
+    *cs = layout == MF_ROW_MAJOR ? 1 : ld;
+    *bytes = 0;
+    if (outer == 0 || inner == 0)
+        return MF_OK;
+    if (outer - 1 > (SIZE_MAX - inner) / ld)
+        return MF_E_SIZE;
+    span = (outer - 1) * ld + inner;
+    return mf__span_fmt_ok(f, p, span, bytes) ? MF_OK : MF_E_SIZE;
+}
+
 static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, const mf_opts *o)
 {
     if ((unsigned)dst_fmt >= MF_FORMAT_COUNT || (unsigned)src_fmt >= MF_FORMAT_COUNT)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
-# Hygiene tier: <minifloat.h> and <minifloat/lab.h> compiled as C99, C11, C++11, C++17 and CUDA with
-# strict warnings as errors, linking nothing but the header-only target; each binary then runs a few
-# hand-checked conversions. A header that warns fails the build, not just the test.
+# Hygiene tier: <minifloat.h>, <minifloat/lab.h> and <minifloat/cuda.h> compiled as C99, C11, C++11,
+# C++17 and CUDA with strict warnings as errors, linking nothing but the header-only target; each binary
+# then runs a few hand-checked conversions. A header that warns fails the build, not just the test.
 set(MF_HYGIENE_C_FLAGS -Wall -Wextra -Wpedantic -Werror -Wshadow -Wconversion -Wsign-conversion
     -Wcast-qual -Wstrict-prototypes -Wmissing-prototypes -Wundef)
 set(MF_HYGIENE_CXX_FLAGS -Wall -Wextra -Wpedantic -Werror -Wshadow -Wconversion -Wsign-conversion

@@ -880,26 +880,6 @@ static int elem_format_ok(mf_format f)
            f == MF_FP6_E3M2 || f == MF_FP4_E2M1;
 }
 
-/* A stored rows x cols matrix with leading dimension ld: its strides, and the bytes its elements
- * span in *bytes (0 when empty). Returns MF_OK, MF_E_ARG (ld too small) or MF_E_SIZE. */
-static int stored(mf_layout layout, mf_format f, const void *p, size_t rows, size_t cols, size_t ld, size_t *rs,
-                  size_t *cs, size_t *bytes)
-{
-    const size_t outer = layout == MF_ROW_MAJOR ? rows : cols, inner = layout == MF_ROW_MAJOR ? cols : rows;
-    size_t span;
-    if (ld < 1 || ld < inner)
-        return MF_E_ARG;
-    *rs = layout == MF_ROW_MAJOR ? ld : 1;
-    *cs = layout == MF_ROW_MAJOR ? 1 : ld;
-    *bytes = 0;
-    if (outer == 0 || inner == 0)
-        return MF_OK;
-    if (outer - 1 > (SIZE_MAX - inner) / ld)
-        return MF_E_SIZE;
-    span = (outer - 1) * ld + inner;
-    return mf__span_fmt_ok(f, p, span, bytes) ? MF_OK : MF_E_SIZE;
-}
-
 static const mf_gemm_opts gemm_defaults; /* zero: FP32 accumulation, no scales, rn, IEEE */
 
 static int is_fp8(mf_format f) { return f == MF_FP8_E4M3 || f == MF_FP8_E5M2; }
@@ -992,11 +972,13 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
     g.a.base = a, g.a.fmt = fmt_a, g.b.base = b, g.b.fmt = fmt_b;
     g.c = c, g.fmt_c = fmt_c;
     /* op(A)(i, p) is the stored A's (i, p), or (p, i) when transposed; likewise op(B)(p, j) */
-    if ((rc = trans_a == MF_NO_TRANS ? stored(layout, fmt_a, a, m, k, lda, &g.a.rs, &g.a.cs, &bytes_a)
-                                     : stored(layout, fmt_a, a, k, m, lda, &g.a.cs, &g.a.rs, &bytes_a)) != MF_OK ||
-        (rc = trans_b == MF_NO_TRANS ? stored(layout, fmt_b, b, k, n, ldb, &g.b.rs, &g.b.cs, &bytes_b)
-                                     : stored(layout, fmt_b, b, n, k, ldb, &g.b.cs, &g.b.rs, &bytes_b)) != MF_OK ||
-        (rc = stored(layout, fmt_c, c, m, n, ldc, &g.c_rs, &g.c_cs, &bytes_c)) != MF_OK)
+    if ((rc = trans_a == MF_NO_TRANS
+                  ? mf__stored_matrix(layout, fmt_a, a, m, k, lda, &g.a.rs, &g.a.cs, &bytes_a)
+                  : mf__stored_matrix(layout, fmt_a, a, k, m, lda, &g.a.cs, &g.a.rs, &bytes_a)) != MF_OK ||
+        (rc = trans_b == MF_NO_TRANS
+                  ? mf__stored_matrix(layout, fmt_b, b, k, n, ldb, &g.b.rs, &g.b.cs, &bytes_b)
+                  : mf__stored_matrix(layout, fmt_b, b, n, k, ldb, &g.b.cs, &g.b.rs, &bytes_b)) != MF_OK ||
+        (rc = mf__stored_matrix(layout, fmt_c, c, m, n, ldc, &g.c_rs, &g.c_cs, &bytes_c)) != MF_OK)
         return rc;
     if (!mf__count2_ok(m, n, &mn))
         return MF_E_SIZE;

@@ -2,11 +2,13 @@
 /* tests/hygiene/hygiene_body.h - a few hand-checked conversions through the public header only, compiled
  * as C99, C11, C++11, C++17 and CUDA with warnings as errors. Each expected code is derived in its
  * comment; no library is linked (the inline scalars are header-only). The overflow lab's header
- * (<minifloat/lab.h>, declarations only) is compiled along with it, and its types used. */
+ * (<minifloat/lab.h>, declarations only) is compiled along with it, and its types used, and so is the CUDA
+ * library's (<minifloat/cuda.h>, declarations only: nothing is called, no library is linked). */
 #ifndef MF_HYGIENE_BODY_H
 #define MF_HYGIENE_BODY_H
 
 #include <minifloat.h>
+#include <minifloat/cuda.h>
 #include <minifloat/lab.h>
 
 MF_HD MF_INLINE int mf_hygiene_failures(void)
