@@ -3,8 +3,9 @@
 // __host__ __device__ functions, so that a host test runs the kernels' own block code against
 // mf_mx_quantize / mf_nvfp4_quantize (tests/cuda/test_cuda_quant_host.cu). Private.
 //
-// Every step is the host's (src/scale/mx.c, src/scale/nvfp4.c): the same integer rounding core for the
-// element and scale conversions, and binary32 products and quotients rounded once to nearest even. Those
+// Every step is the host's (src/scale/mx.c, src/scale/nvfp4.c): the scale codes, power-of-two scaling, MXINT8
+// rounding and NVFP4 tensor scale are the very functions of src/scale/mx_core.h, the conversions the
+// library's rounding core, and the other binary32 products and quotients are rounded once to nearest even. Those
 // are mf__mul_rn / mf__div_rn: the hardware's __fmul_rn / __fdiv_rn on the device (never contracted into
 // an FMA, no flush-to-zero), the library's integer mf__f32_mul / mf__f32_div on the host; both are IEEE
 // binary32 round-to-nearest-even, and no NaN they could differ on reaches a result (see the callers).
@@ -14,7 +15,8 @@
 #include <minifloat.h>
 #include <minifloat/detail/arith.h>
 
-#define MF__F32_MAX_BITS 0x7F7FFFFFu
+#include "elem.cuh"
+#include "scale/mx_core.h"
 
 MF_HD inline float mf__mul_rn(float a, float b)
 {
@@ -32,20 +34,6 @@ MF_HD inline float mf__div_rn(float a, float b)
 #else
     return mf__f32_div(a, b);
 #endif
-}
-
-// Event counters of one thread (mf_stats' fields), counted as mf_convert counts: one per event bit.
-struct mf__qcount {
-    unsigned long long ovf, unf, sub, nan, inx;
-};
-
-MF_HD inline void mf__qcount_add(mf__qcount *s, unsigned ev)
-{
-    s->ovf += (ev & MF__EV_OVERFLOW) != 0;
-    s->unf += (ev & MF__EV_UNDERFLOW) != 0;
-    s->sub += (ev & MF__EV_SUBNORMAL) != 0;
-    s->nan += (ev & MF__EV_NAN) != 0;
-    s->inx += (ev & MF__EV_INEXACT) != 0;
 }
 
 // The 8-bit stochastic-rounding slices of cnt consecutive stream elements idx, idx + 1, ...: each is
@@ -77,16 +65,8 @@ MF_HD inline mf__mx_ctx mf__mx_ctx_make(mf_mx_type type, mf_mx_scale_rule rule, 
 {
     mf__mx_ctx t;
     uint32_t b;
-    switch (type) { // a switch, not a table: no static data in a __device__ function
-    case MF_MXFP8_E4M3: t.fmt = MF_FP8_E4M3; break;
-    case MF_MXFP8_E5M2: t.fmt = MF_FP8_E5M2; break;
-    case MF_MXFP6_E2M3: t.fmt = MF_FP6_E2M3; break;
-    case MF_MXFP6_E3M2: t.fmt = MF_FP6_E3M2; break;
-    case MF_MXFP4_E2M1: t.fmt = MF_FP4_E2M1; break;
-    default: t.fmt = MF_FP32; break;
-    }
-    b = t.fmt == MF_FP32 ? 0x3FFE0000u /* 1.984375 */
-                         : mf__decode_f32_bits(t.fmt, (uint32_t)mf__fmt_max_code(mf__fmt_get(t.fmt)));
+    t.fmt = mf__mx_elem_format(type);
+    b = mf__mx_max_bits(t.fmt);
     t.emax = (int)(b >> 23) - 127;
     t.rcp = mf__div_rn(1.0f, mf__f32_from_bits(b));
     t.rcei = rule == MF_MX_SCALE_RCEIL;
@@ -96,90 +76,10 @@ MF_HD inline mf__mx_ctx mf__mx_ctx_make(mf_mx_type type, mf_mx_scale_rule rule, 
     return t;
 }
 
-// The E8M0 code of a block whose largest magnitude has the bits mag (mx.c's scale_code; a NaN or inf in
-// the block gives mag >= 0x7F800000). The RCEIL product has finite operands: no NaN.
+// The E8M0 code of a block whose largest magnitude has the bits mag (mx_core.h, as mx.c).
 MF_HD inline unsigned mf__mx_scale_code(const mf__mx_ctx &t, uint32_t mag)
 {
-    int e;
-    if (mag >= 0x7F800000u)
-        return 0xFF;
-    if (t.rcei)
-        return mf_from_f32(MF_E8M0, mf__mul_rn(mf__f32_from_bits(mag), t.rcp), MF_ROUND_UP, MF_OVERFLOW_SATURATE, 0);
-    if (mag == 0)
-        return 0;
-    e = mag >= 0x00800000u ? (int)(mag >> 23) - 127 : 63 - mf__clz64(mag) - 149;
-    e -= t.emax;
-    return e < -127 ? 0u : (unsigned)(e + 127);
-}
-
-// x * 2^e for finite x (bits b), |e| <= 127: exact, or a signed zero with *tiny set where the product is
-// below 2^-126 (mx.c's scale_pow2 explains why that zero gives the element of the exact quotient).
-MF_HD inline uint32_t mf__mx_scale_pow2(uint32_t b, int e, int *tiny)
-{
-    const uint32_t s = b & 0x80000000u;
-    uint32_t m = b & 0x007FFFFFu;
-    int ex = (int)((b >> 23) & 0xFFu);
-    if ((b & 0x7FFFFFFFu) == 0)
-        return b;
-    if (ex == 0) {
-        const int sh = mf__clz64(m) - 40;
-        m = (m << sh) & 0x007FFFFFu;
-        ex = 1 - sh;
-    }
-    ex += e;
-    if (ex < 1) {
-        *tiny = 1;
-        return s;
-    }
-    if (ex > 254)
-        return s | 0x7F800000u;
-    return s | (uint32_t)ex << 23 | m;
-}
-
-// The MXINT8 code of x / 2^k (mx.c's int8_code); events as MF__EV_* bits.
-MF_HD inline uint32_t mf__mx_int8_code(uint32_t b, int k, int sr, uint32_t rbits, unsigned *ev)
-{
-    const uint32_t a = b & 0x7FFFFFFFu;
-    uint32_t M, mag;
-    int t, inexact;
-    if (a == 0)
-        return 0;
-    if (a >= 0x00800000u) {
-        M = (a & 0x007FFFFFu) | 0x00800000u;
-        t = (int)(a >> 23) - 150;
-    } else {
-        M = a;
-        t = -149;
-    }
-    t += 6 - k;
-    if (t >= 0) {
-        mag = t >= 8 ? 128u : M << t;
-        inexact = 0;
-    } else {
-        const unsigned sh = (unsigned)-t;
-        const uint32_t ip = sh < 32 ? M >> sh : 0u;
-        const uint64_t rem = sh < 32 ? (uint64_t)(M & ((1u << sh) - 1u)) : (uint64_t)M;
-        uint32_t frac32;
-        if (sh <= 32)
-            frac32 = (uint32_t)(rem << (32 - sh));
-        else
-            frac32 = sh - 32 < 64 ? (uint32_t)(rem >> (sh - 32)) : 0u;
-        inexact = rem != 0;
-        if (sr)
-            mag = ip + (uint32_t)(((uint64_t)frac32 + rbits) >> 32);
-        else
-            mag = ip + (sh <= 32 && (frac32 > 0x80000000u || (frac32 == 0x80000000u && (ip & 1u))));
-    }
-    if (mag > 127) {
-        mag = 127;
-        *ev |= MF__EV_OVERFLOW;
-        inexact = 1;
-    }
-    if (mag == 0)
-        *ev |= MF__EV_UNDERFLOW;
-    if (inexact)
-        *ev |= MF__EV_INEXACT;
-    return (b >> 31 ? (0x100u - mag) & 0xFFu : mag);
+    return mf__mx_scale_e8m0(t.emax, t.rcei, mag, t.rcp);
 }
 
 // The code of element x in a block of scale k8 (0xFF: the block's elements are +0 and count nothing);
@@ -230,7 +130,7 @@ MF_HD inline int mf__pack8(const uint32_t *c, int e2m1, int fp6_packed, uint8_t 
 // storage bytes returned (mf__pack8), events added to *s where s is not NULL. The kernels' and the host
 // test's one body.
 MF_HD inline int mf__mx_group(const mf__mx_ctx &t, uint64_t g, const float *v, const unsigned *k8, int e2m1,
-                              int fp6_packed, uint8_t *buf, mf__qcount *s)
+                              int fp6_packed, uint8_t *buf, mf__cu_counts *s)
 {
     uint32_t rb[8] = {0, 0, 0, 0, 0, 0, 0, 0}, c[8];
     if (t.sr)
@@ -239,28 +139,12 @@ MF_HD inline int mf__mx_group(const mf__mx_ctx &t, uint64_t g, const float *v, c
         unsigned ev = 0;
         c[j] = mf__mx_elem(t, v[j], k8[j], rb[j], &ev);
         if (s)
-            mf__qcount_add(s, ev);
+            mf__cu_count(s, ev);
     }
     return mf__pack8(c, e2m1, fp6_packed, buf);
 }
 
 // ---- NVFP4 ---------------------------------------------------------------------------------------------
-
-// fminf(v, FLT_MAX) on bit patterns: NaN and +inf give FLT_MAX (nvfp4.c's min_flt_max).
-MF_HD inline float mf__min_flt_max(float v)
-{
-    const uint32_t b = mf__f32_bits(v);
-    if ((b & 0x7FFFFFFFu) > 0x7F800000u || b == 0x7F800000u)
-        return mf__f32_from_bits(MF__F32_MAX_BITS);
-    return v;
-}
-
-// The NaN-skipping fmaxf fold of |x| (nvfp4.c's amax_fold), on bit patterns.
-MF_HD inline uint32_t mf__nv_fold(uint32_t acc, float x)
-{
-    const uint32_t m = mf__f32_bits(x) & 0x7FFFFFFFu;
-    return m <= 0x7F800000u && m > acc ? m : acc;
-}
 
 // One NVFP4 call's per-tensor factors, from the amax (never NaN: amax_in is checked, the fold skips NaN).
 struct mf__nv_ctx {
@@ -268,15 +152,6 @@ struct mf__nv_ctx {
     int sr;
     uint64_t seed, sr_offset;
 };
-
-// TE's compute_global_encode_scaling_factor_FP4 (mf_nvfp4_global_scale).
-MF_HD inline float mf__nv_global_scale(float amax)
-{
-    float s = mf__min_flt_max(mf__div_rn(2688.0f, amax));
-    if ((mf__f32_bits(amax) & 0x7FFFFFFFu) == 0 || (mf__f32_bits(s) & 0x7FFFFFFFu) == 0)
-        return 1.0f;
-    return s;
-}
 
 MF_HD inline mf__nv_ctx mf__nv_ctx_make(float amax, int sr, uint64_t seed, uint64_t sr_offset)
 {
@@ -312,7 +187,7 @@ MF_HD inline uint32_t mf__nv_elem(const mf__nv_ctx &t, float x, float inv, uint3
 
 // Group g of an NVFP4 call (block inverses inv[j]): 4 bytes of e2m1 pairs in buf, as mf__mx_group.
 MF_HD inline void mf__nv_group(const mf__nv_ctx &t, uint64_t g, const float *v, const float *inv, uint8_t *buf,
-                               mf__qcount *s)
+                               mf__cu_counts *s)
 {
     uint32_t rb[8] = {0, 0, 0, 0, 0, 0, 0, 0}, c[8];
     if (t.sr)
@@ -321,7 +196,7 @@ MF_HD inline void mf__nv_group(const mf__nv_ctx &t, uint64_t g, const float *v, 
         unsigned ev = 0;
         c[j] = mf__nv_elem(t, v[j], inv[j], rb[j], &ev);
         if (s)
-            mf__qcount_add(s, ev);
+            mf__cu_count(s, ev);
     }
     (void)mf__pack8(c, 1, 0, buf);
 }

@@ -10,27 +10,22 @@
 #include "../internal.h"
 #include "minifloat/detail/arith.h"
 #include "minifloat/mx.h"
+#include "mx_core.h"
 
-/* Facts of each element type, derived from the format table: max is the largest element magnitude,
- * emax the exponent of the largest power of two not above it: the "emax_elem" of the spec's scale
- * formula (microsoft/microxcaling mx/formats.py gives the same values: e4m3 8, e5m2 15, e2m3 2,
- * e3m2 4, e2m1 2, int8 0). MXINT8 has no mf_format; MF_FP32 marks it (max 127 * 2^-6). */
+/* Facts of each element type (mx_core.h): max is the largest element magnitude, emax the exponent of
+ * the largest power of two not above it. MXINT8 has no mf_format; MF_FP32 marks it. */
 typedef struct {
     mf_format fmt;
     int emax;
     float max;
 } mx_info;
 
-static const mf_format mx_formats[MF_MX_TYPE_COUNT] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3,
-                                                       MF_FP6_E3M2, MF_FP4_E2M1, MF_FP32};
-
 static mx_info mx_get(mf_mx_type type)
 {
     mx_info t;
     uint32_t b;
-    t.fmt = mx_formats[type];
-    b = t.fmt == MF_FP32 ? 0x3FFE0000u /* 1.984375 */
-                         : mf__decode_f32_bits(t.fmt, (uint32_t)mf__fmt_max_code(mf__fmt_get(t.fmt)));
+    t.fmt = mf__mx_elem_format(type);
+    b = mf__mx_max_bits(t.fmt);
     t.max = mf__f32_from_bits(b);
     t.emax = (int)(b >> 23) - 127;
     return t;
@@ -83,28 +78,10 @@ int mf_mx_sizes(mf_mx_type type, mf_mx_axis axis, unsigned flags, size_t rows, s
 
 /* ---- scales ---------------------------------------------------------------------------------------- */
 
-/* The E8M0 code for a block whose largest magnitude has the binary32 bits mag (sign cleared; a NaN
- * or inf anywhere in the block makes mag >= 0x7F800000, since those bit patterns sort above every
- * finite magnitude). rcp = 1 / max_elem rounded to binary32. */
+/* The E8M0 code of a block (mx_core.h). */
 static unsigned scale_code(const mx_info *t, mf_mx_scale_rule rule, uint32_t mag, float rcp)
 {
-    int e;
-    if (mag >= 0x7F800000u) /* OCP MX 6.3 / microxcaling: Inf or NaN in the block -> X = NaN */
-        return 0xFF;
-    if (rule == MF_MX_SCALE_RCEIL)
-        /* TE: float_to_e8m0(amax * Quantized_Limits<T>::max_norm_rcp) with max_norm_rcp =
-         * (float)(1.0 / max_norm), i.e. cvt.rp.satfinite.ue8m0x2.f32 of the binary32 product; its
-         * software fallback (0 -> 0x00, ceil on the exponent, 0xFE cap, subnormals rounded up) is
-         * exactly our e8m0 ru-saturating conversion. The product is rounded to binary32 first, as on
-         * the GPU. */
-        return mf_from_f32(MF_E8M0, mf__f32_mul(mf__f32_from_bits(mag), rcp), MF_ROUND_UP, MF_OVERFLOW_SATURATE, 0);
-    if (mag == 0) /* log2(0) = -inf: clamps to the smallest scale */
-        return 0;
-    /* floor(log2 amax): the unbiased exponent; for an f32 subnormal, the position of its top bit */
-    e = mag >= 0x00800000u ? (int)(mag >> 23) - 127 : 63 - mf__clz64(mag) - 149;
-    e -= t->emax;
-    /* clamp to E8M0's [-127, 127]; e <= 127 - emax already for finite amax */
-    return e < -127 ? 0u : (unsigned)(e + 127);
+    return mf__mx_scale_e8m0(t->emax, rule == MF_MX_SCALE_RCEIL, mag, rcp);
 }
 
 int mf_mx_scale_code(mf_mx_type type, mf_mx_scale_rule rule, float amax)
@@ -159,86 +136,15 @@ static void compute_scales(const mx_info *t, mf_mx_scale_rule rule, mf_mx_axis a
 
 /* ---- elements ------------------------------------------------------------------------------------ */
 
-/* x * 2^e for a finite x (bits b), |e| <= 127, as binary32 bits.
- *
- * The result is exact whenever it is zero or a normal binary32: a power-of-two scaling only moves
- * the exponent. The one inexact case of a binary32 multiplication, a product below 2^-126 (an f32
- * subnormal, or zero after rounding), comes back as a signed zero with *tiny set. That cannot change
- * the MX element: the smallest nonzero element magnitude of every type is at least 2^-16 (e5m2's
- * subnormal; e4m3 2^-9, FP6 2^-3 and 2^-4, e2m1 2^-1, MXINT8 2^-6), so
- *   rn: a magnitude below 2^-126 is below half that, and rounds to a zero of x's sign;
- *   sr: the discarded fraction f = |q| / 2^-16 < 2^-110 truncates to 0 in 32 bits, and the rule
- *       "up iff f * 2^32 + rbits >= 2^32" never fires, so the result is that zero too.
- * The caller counts the underflow and inexact events the conversion of the zero cannot see, so the
- * statistics are those of the exact quotient. x * 2^e never overflows here: |x| <= amax and the scale
- * rules give amax * 2^e < 2^(emax+1) (FLOOR) or <= max_elem (RCEIL, up to one binary32 rounding). */
-static uint32_t scale_pow2(uint32_t b, int e, int *tiny)
-{
-    const uint32_t s = b & 0x80000000u;
-    uint32_t m = b & 0x007FFFFFu;
-    int ex = (int)((b >> 23) & 0xFFu);
-    if ((b & 0x7FFFFFFFu) == 0)
-        return b;
-    if (ex == 0) { /* subnormal input: normalise (value m * 2^-149) */
-        int sh = mf__clz64(m) - 40; /* bring the top bit to bit 23 */
-        m = (m << sh) & 0x007FFFFFu;
-        ex = 1 - sh;
-    }
-    ex += e;
-    if (ex < 1) {
-        *tiny = 1;
-        return s;
-    }
-    if (ex > 254) /* unreachable (see above); +-inf then saturates */
-        return s | 0x7F800000u;
-    return s | (uint32_t)ex << 23 | m;
-}
-
-/* The MXINT8 code of x / 2^k: |x| * 2^(6-k) rounded to an integer (rn: ties to even; sr: up iff the
- * discarded fraction, truncated to 32 bits, plus rbits reaches 2^32, the library's rule) and clamped
- * to 127; two's complement with x's sign (a zero result is 0x00). Events go to *st. */
+/* The MXINT8 code of x / 2^k (mx_core.h), its events counted into *st. */
 static uint8_t int8_code(uint32_t b, int k, mf_round rmode, uint32_t rbits, mf_stats *st)
 {
-    const uint32_t a = b & 0x7FFFFFFFu;
-    uint32_t M, mag;
-    int t, inexact;
-    if (a == 0)
-        return 0;
-    if (a >= 0x00800000u) {
-        M = (a & 0x007FFFFFu) | 0x00800000u;
-        t = (int)(a >> 23) - 150;
-    } else {
-        M = a;
-        t = -149;
-    }
-    t += 6 - k; /* |x| * 2^(6-k) = M * 2^t, M < 2^24 */
-    if (t >= 0) {
-        mag = t >= 8 ? 128u : M << t; /* >= 128 saturates anyway */
-        inexact = 0;
-    } else {
-        const unsigned sh = (unsigned)-t;
-        const uint32_t ip = sh < 32 ? M >> sh : 0u;
-        const uint64_t rem = sh < 32 ? (uint64_t)(M & ((1u << sh) - 1u)) : (uint64_t)M;
-        uint32_t frac32; /* discarded fraction, truncated to 32 bits */
-        if (sh <= 32)
-            frac32 = (uint32_t)(rem << (32 - sh));
-        else
-            frac32 = sh - 32 < 64 ? (uint32_t)(rem >> (sh - 32)) : 0u;
-        inexact = rem != 0;
-        if (rmode == MF_ROUND_STOCHASTIC)
-            mag = ip + (uint32_t)(((uint64_t)frac32 + rbits) >> 32);
-        else /* a fraction with sh > 32 is below 2^-8, never a tie or above it */
-            mag = ip + (sh <= 32 && (frac32 > 0x80000000u || (frac32 == 0x80000000u && (ip & 1u))));
-    }
-    if (mag > 127) {
-        mag = 127;
-        st->overflow++;
-        inexact = 1;
-    }
-    if (mag == 0)
-        st->underflow++;
-    st->inexact += (uint64_t)inexact;
-    return (uint8_t)(b >> 31 ? (0x100u - mag) & 0xFFu : mag);
+    unsigned ev = 0;
+    const uint32_t code = mf__mx_int8_code(b, k, rmode == MF_ROUND_STOCHASTIC, rbits, &ev);
+    st->overflow += (ev & MF__EV_OVERFLOW) != 0;
+    st->underflow += (ev & MF__EV_UNDERFLOW) != 0;
+    st->inexact += (ev & MF__EV_INEXACT) != 0;
+    return (uint8_t)code;
 }
 
 static void add_stats(mf_stats *to, const mf_stats *from)
@@ -314,7 +220,7 @@ int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
                                                       : scales[(r / MF_MX_BLOCK) * cols + c];
             int tiny = 0;
             /* a NaN-scale block's elements are written as +0 */
-            uint32_t q = k8 == 0xFF ? 0u : scale_pow2(mf__f32_bits(x[i0 + j]), 127 - (int)k8, &tiny);
+            uint32_t q = k8 == 0xFF ? 0u : mf__mx_scale_pow2(mf__f32_bits(x[i0 + j]), 127 - (int)k8, &tiny);
             if (tiny) {
                 total.underflow++;
                 total.inexact++;

@@ -16,10 +16,10 @@
 #include "../internal.h"
 #include "minifloat/detail/arith.h"
 #include "minifloat/mx.h"
+#include "mx_core.h"
 
 #define NV_CHUNK 1024            /* elements per mf_convert call (even: e2m1 bytes never split) */
 #define NV_COLS 256              /* columns per pass when reducing column-wise blocks */
-#define F32_MAX_BITS 0x7F7FFFFFu /* FLT_MAX */
 
 static int nv_check(mf_mx_axis axis, size_t rows, size_t cols, size_t *n)
 {
@@ -46,35 +46,7 @@ int mf_nvfp4_sizes(mf_mx_axis axis, size_t rows, size_t cols, size_t *elem_bytes
     return MF_OK;
 }
 
-/* fminf(v, FLT_MAX): NaN gives FLT_MAX (fminf returns the other operand), +inf gives FLT_MAX. */
-static float min_flt_max(float v)
-{
-    const uint32_t b = mf__f32_bits(v);
-    if ((b & 0x7FFFFFFFu) > 0x7F800000u || b == 0x7F800000u)
-        return mf__f32_from_bits(F32_MAX_BITS);
-    return v;
-}
-
-/* |x| folded with fmaxf from 0: NaN elements are skipped (fmaxf returns the other operand), so the
- * result is the largest non-NaN magnitude, +inf included. As bit patterns: magnitudes sort like
- * their bits, and every NaN is above 0x7F800000. */
-static uint32_t amax_fold(uint32_t acc, float x)
-{
-    const uint32_t m = mf__f32_bits(x) & 0x7FFFFFFFu;
-    return m <= 0x7F800000u && m > acc ? m : acc;
-}
-
-float mf_nvfp4_global_scale(float amax)
-{
-    /* fp8_max * fp4_max = 448 * 6 = 2688, exact in binary32 (a constexpr product in TE) */
-    float s = mf__f32_div(2688.0f, amax);
-    /* If scale is infinity, return max value of float32 */
-    s = min_flt_max(s);
-    /* If global amax is 0 or infinity, return 1 */
-    if ((mf__f32_bits(amax) & 0x7FFFFFFFu) == 0 || (mf__f32_bits(s) & 0x7FFFFFFFu) == 0)
-        return 1.0f;
-    return s;
-}
+float mf_nvfp4_global_scale(float amax) { return mf__nv_global_scale(amax); }
 
 int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols, uint8_t *elems, uint8_t *scales,
                       const float *amax_in, float *amax_out, const mf_opts *opts)
@@ -122,7 +94,7 @@ int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols,
         uint32_t acc = 0;
         size_t i;
         for (i = 0; i < n; i++)
-            acc = amax_fold(acc, x[i]);
+            acc = mf__nv_fold(acc, x[i]);
         amax = mf__f32_from_bits(acc);
     }
     /* S_enc = compute_global_encode_scaling_factor_FP4(amax);
@@ -137,7 +109,7 @@ int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols,
     /* block_scale_inverse = fminf(1.0f / (static_cast<float>(S_dec_b_fp8) * S_dec), FLT_MAX): a
      * function of the scale code alone, so once per code */
     for (code = 0; code < 128; code++)
-        inv[code] = min_flt_max(mf__f32_div(1.0f, mf__f32_mul(mf_to_f32(MF_FP8_E4M3, code), s_dec)));
+        inv[code] = mf__min_flt_max(mf__f32_div(1.0f, mf__f32_mul(mf_to_f32(MF_FP8_E4M3, code), s_dec)));
 
     /* Block scales: S_dec_b_fp8 = static_cast<fp8e4m3>(fminf(block_amax * (S_enc * fp4_max_inv),
      * FLT_MAX)), i.e. e4m3 round-to-nearest-even, saturating (__NV_SATFINITE). The product is >= 0
@@ -150,9 +122,9 @@ int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols,
                 const float *p = x + r * cols + b * MF_NVFP4_BLOCK;
                 uint32_t acc = 0;
                 for (j = 0; j < MF_NVFP4_BLOCK; j++)
-                    acc = amax_fold(acc, p[j]);
+                    acc = mf__nv_fold(acc, p[j]);
                 scales[r * nb + b] = (uint8_t)mf_from_f32(
-                    MF_FP8_E4M3, min_flt_max(mf__f32_mul(mf__f32_from_bits(acc), enc_per_amax)),
+                    MF_FP8_E4M3, mf__min_flt_max(mf__f32_mul(mf__f32_from_bits(acc), enc_per_amax)),
                     MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 0);
             }
     } else {
@@ -165,11 +137,11 @@ int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols,
                 for (b = 0; b < MF_NVFP4_BLOCK; b++) {
                     const float *p = x + (r + b) * cols + c0;
                     for (j = 0; j < w; j++)
-                        acc[j] = amax_fold(acc[j], p[j]);
+                        acc[j] = mf__nv_fold(acc[j], p[j]);
                 }
                 for (j = 0; j < w; j++)
                     scales[(r / MF_NVFP4_BLOCK) * cols + c0 + j] = (uint8_t)mf_from_f32(
-                        MF_FP8_E4M3, min_flt_max(mf__f32_mul(mf__f32_from_bits(acc[j]), enc_per_amax)),
+                        MF_FP8_E4M3, mf__min_flt_max(mf__f32_mul(mf__f32_from_bits(acc[j]), enc_per_amax)),
                         MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, 0);
             }
     }
