@@ -3,7 +3,7 @@
 # for sm_80, 89, 90, 100, 100f and 100a (with MF_CUDA_USE_CVT_RS), requires the cvt instructions that
 # include/minifloat/detail/cuda.h promises per architecture (and none that an architecture lacks),
 # assembles each PTX with the ptxas next to nvcc, and runs the probe's host part (the fix-ups against the
-# portable core). Runs wherever nvcc is found; about 15 s on two cores.
+# portable core). Runs wherever nvcc is found.
 if(MF_HAVE_CUDA)
   find_program(MF_BASH bash)
   if(MF_BASH)
