@@ -120,7 +120,7 @@ typedef struct job {
 static int run_once(const job *j)
 {
     if (j->backend) {
-        mf_opts o = {j->c->round, j->c->overflow, 12345, 0, NULL, 0};
+        mf_opts o = {j->c->round, j->c->overflow, 12345, 0, NULL, 0, MF_PROFILE_DEFAULT};
         mf__backend_for(j->backend, j->c->dst, j->c->src)->convert(j->c->dst, j->dst, j->c->src, j->src, j->n, &o, NULL);
         return 1;
     }

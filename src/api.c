@@ -16,7 +16,7 @@ size_t mf_storage_bytes(mf_format fmt, size_t n)
 
 int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, const mf_opts *opts)
 {
-    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
     const mf_opts *o = opts ? opts : &defaults;
     const mf__backend *backend;
     size_t dbytes, sbytes;
@@ -35,6 +35,10 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
         return MF_E_SIZE;
     if (dst_fmt != src_fmt && mf__ranges_overlap(dst, dbytes, src, sbytes))
         return MF_E_OVERLAP;
+    if (o->profile != MF_PROFILE_DEFAULT && dst_fmt != src_fmt) {
+        mf__convert_profile(dst_fmt, dst, src_fmt, src, n, o, o->stats);
+        return MF_OK;
+    }
     backend = mf__backend_for(mf__backend_active(), dst_fmt, src_fmt);
     if (o->threads > 1)
         mf__convert_parallel(backend, dst_fmt, dst, src_fmt, src, n, o, o->stats, o->threads);
@@ -46,8 +50,9 @@ int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
 int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const void *src, size_t n,
                     const mf_opts *opts, mf_plan *plan)
 {
-    static const char *const paths[MF__PATH_COUNT] = {"none", "portable", "blocked", "direct", "w16", "lut", "lut_sr"};
-    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+    static const char *const paths[MF__PATH_COUNT] = {"none", "portable", "blocked", "direct", "w16", "lut", "lut_sr",
+                                                      "profile"};
+    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
     const mf_opts *o = opts ? opts : &defaults;
     const mf__backend *backend;
     mf__plan p;
@@ -63,6 +68,13 @@ int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const
     plan->path = paths[MF__PATH_NONE];
     if (n == 0)
         return MF_OK;
+    if (o->profile != MF_PROFILE_DEFAULT && dst_fmt != src_fmt) { /* one thread, element by element */
+        plan->backend = mf__backend_portable.name;
+        plan->path = paths[MF__PATH_PROFILE];
+        plan->body = n;
+        plan->threads = 1;
+        return MF_OK;
+    }
     backend = mf__backend_for(mf__backend_active(), dst_fmt, src_fmt);
     piece = o->threads > 1 ? mf__parallel_piece(dst_fmt, src_fmt, n, o->threads) : n;
     backend->plan(&p, dst_fmt, dst ? dst : (const void *)64, src_fmt, src ? src : (const void *)64, piece, o,
@@ -116,6 +128,11 @@ static const char *const format_titles[MF_FORMAT_COUNT] = {
     "OCP MX FP4 E2M1 (no inf, no NaN)",
     "OCP MX E8M0 scale (unsigned power of two)",
     "IEEE binary64",
+    "FP8 E4M3 fnuz (bias 8, NaN = 0x80, no inf, no -0)",
+    "FP8 E5M2 fnuz (bias 16, NaN = 0x80, no inf, no -0)",
+    "FP8 E4M3 b11 fnuz (bias 11, NaN = 0x80, no inf, no -0)",
+    "IEEE-style FP8 E4M3 (inf 0x78, NaN 0x79-0x7F)",
+    "IEEE-style FP8 E3M4 (inf 0x70, NaN 0x71-0x7F)",
 };
 
 static const char *const round_names[MF_ROUND_COUNT] = {"rn", "rna", "rz", "ru", "rd", "ro", "sr"};
@@ -153,7 +170,10 @@ int mf_format_from_name(const char *name, mf_format *out)
         {"fp6_e2m3", MF_FP6_E2M3},  {"float6_e2m3fn", MF_FP6_E2M3}, {"fp6_e3m2", MF_FP6_E3M2},
         {"float6_e3m2fn", MF_FP6_E3M2}, {"fp4_e2m1", MF_FP4_E2M1}, {"float4_e2m1fn", MF_FP4_E2M1},
         {"float8_e8m0fnu", MF_E8M0}, {"fp64", MF_FP64},         {"float64", MF_FP64},
-        {"double", MF_FP64},
+        {"double", MF_FP64},        {"float8_e4m3fnuz", MF_FP8_E4M3FNUZ}, {"fp8_e4m3fnuz", MF_FP8_E4M3FNUZ},
+        {"float8_e5m2fnuz", MF_FP8_E5M2FNUZ}, {"fp8_e5m2fnuz", MF_FP8_E5M2FNUZ},
+        {"float8_e4m3b11fnuz", MF_FP8_E4M3B11FNUZ}, {"float8_e4m3", MF_FP8_E4M3IEEE},
+        {"float8_e3m4", MF_FP8_E3M4},
     };
     size_t i;
     if (!name || !out)
@@ -218,6 +238,7 @@ int mf_format_describe(mf_format fmt, mf_format_desc *out)
     out->has_inf = f.kind == MF__KIND_IEEE;
     out->has_nan = mf__fmt_has_nan(f);
     out->has_zero = f.kind != MF__KIND_E8M0;
+    out->has_neg_zero = mf__fmt_neg_zero(f);
     out->has_subnormals = f.kind != MF__KIND_E8M0;
     out->max = mf__f64_from_bits(mf__decode_f64_bits(fmt, mf__fmt_max_code(f)));
     out->min_normal = mf__f64_from_bits(mf__decode_f64_bits(fmt, f.kind == MF__KIND_E8M0 ? 0 : (uint64_t)1 << f.man));
@@ -229,6 +250,23 @@ int mf_format_describe(mf_format fmt, mf_format_desc *out)
     if (fmt == MF_FP64)
         out->max_code = out->nan_code = out->inf_code = 0;
     return MF_OK;
+}
+
+static const char *const profile_names[MF_PROFILE_COUNT] = {"default", "cuda", "ml_dtypes", "torch", "onnx"};
+
+const char *mf_profile_name(mf_profile p) { return (unsigned)p < MF_PROFILE_COUNT ? profile_names[p] : NULL; }
+
+int mf_profile_from_name(const char *name, mf_profile *out)
+{
+    size_t i;
+    if (!name || !out)
+        return MF_E_NULL;
+    for (i = 0; i < MF_PROFILE_COUNT; i++)
+        if (ieq(name, profile_names[i])) {
+            *out = (mf_profile)i;
+            return MF_OK;
+        }
+    return MF_E_ARG;
 }
 
 const char *mf_version(void) { return MF_VERSION_STRING; }

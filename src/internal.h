@@ -20,6 +20,7 @@ enum {
     MF__PATH_W16,      /* f16/bf16 -> narrow formats in 16-bit lanes */
     MF__PATH_LUT,      /* narrow -> narrow through a 256-entry table of the call's results */
     MF__PATH_LUT_SR,   /* the same in sr: two tables and a threshold per code */
+    MF__PATH_PROFILE,  /* a compatibility profile, element by element (portable/convert_profile.c) */
     MF__PATH_COUNT
 };
 
@@ -141,6 +142,21 @@ static inline int mf__stored_matrix(mf_layout layout, mf_format f, const void *p
     return mf__span_fmt_ok(f, p, span, bytes) ? MF_OK : MF_E_SIZE;
 }
 
+/* Under profile p: both formats are the system's, and it rounds into d in mode r where the pair rounds.
+ * 0 for a profile out of range. Inline: the lab library checks its arguments with it too. */
+static inline int mf__profile_pair_ok(mf_profile p, mf_format d, mf_format s, mf_round r)
+{
+    if (!mf__profile_has(p, d) || !mf__profile_has(p, s))
+        return 0;
+    if (d == s || d == MF_FP64 || (d == MF_FP32 && s != MF_FP64))
+        return 1; /* a copy or a decode: no rounding */
+    return mf__profile_mode(p, d, r);
+}
+
+/* mf_convert under opts->profile != MF_PROFILE_DEFAULT, d != s (convert_profile.c). */
+void mf__convert_profile(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
+                         mf_stats *st);
+
 static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, const mf_opts *o)
 {
     if ((unsigned)dst_fmt >= MF_FORMAT_COUNT || (unsigned)src_fmt >= MF_FORMAT_COUNT)
@@ -151,6 +167,8 @@ static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, c
         return MF_E_POLICY;
     if (o->threads < 0)
         return MF_E_ARG;
+    if (o->profile != MF_PROFILE_DEFAULT && !mf__profile_pair_ok(o->profile, dst_fmt, src_fmt, o->round))
+        return MF_E_PROFILE;
     return MF_OK;
 }
 

@@ -8,6 +8,7 @@ set(MF_LIB_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/dispatch.c
   ${CMAKE_CURRENT_LIST_DIR}/parallel.c
   ${CMAKE_CURRENT_LIST_DIR}/portable/convert_portable.c
+  ${CMAKE_CURRENT_LIST_DIR}/portable/convert_profile.c
 )
 # Scaling (loss scaling, FP8 recipes, MX and NVFP4 block formats): portable C, one file per area.
 file(GLOB MF_SCALE_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/scale/*.c)

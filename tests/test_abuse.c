@@ -158,7 +158,8 @@ typedef struct ab_fn {
 #define OPTS_FIELDS(s)                                                              \
     FENUM("opts->round", s, mf_opts, round, MF_ROUND_COUNT, MF_E_ROUND),            \
         FENUM("opts->overflow", s, mf_opts, overflow, MF_OVERFLOW_COUNT, MF_E_POLICY), \
-        FVAL("opts->threads", s, FT_INT, mf_opts, threads, MF_E_ARG, -1, INT_MIN)
+        FVAL("opts->threads", s, FT_INT, mf_opts, threads, MF_E_ARG, -1, INT_MIN),          \
+        FENUM("opts->profile", s, mf_opts, profile, MF_PROFILE_COUNT, MF_E_PROFILE)
 #define PAIR(o, i) {o, i, 0}
 /* clang-format on */
 
@@ -186,6 +187,8 @@ static int t_overflow_name(const ab_call *c) { return r_ptr(mf_overflow_name((mf
 static int t_format_from_name(const ab_call *c) { return mf_format_from_name(c->p[0], c->p[1]); }
 static int t_round_from_name(const ab_call *c) { return mf_round_from_name(c->p[0], c->p[1]); }
 static int t_overflow_from_name(const ab_call *c) { return mf_overflow_from_name(c->p[0], c->p[1]); }
+static int t_profile_name(const ab_call *c) { return r_ptr(mf_profile_name((mf_profile)c->e[0])); }
+static int t_profile_from_name(const ab_call *c) { return mf_profile_from_name(c->p[0], c->p[1]); }
 static int t_backend(const ab_call *c)
 {
     (void)c;
@@ -411,6 +414,10 @@ static const ab_fn TABLE[] = {
      {NAMEP("name", 0, "RZ"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_round), F_NONE)}, {{0}}, 0, 0},
     {"mf_overflow_from_name", t_overflow_from_name, MF_OK, MF_E_NULL, {.i = {0}},
      {NAMEP("name", 0, "sat"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_overflow), F_NONE)}, {{0}}, 0, 0},
+    {"mf_profile_name", t_profile_name, MF_OK, MF_E_NULL, {.e = {MF_PROFILE_TORCH}},
+     {ENUM("p", 0, MF_PROFILE_COUNT, AB_NULLRET)}, {{0}}, 0, 0},
+    {"mf_profile_from_name", t_profile_from_name, MF_OK, MF_E_NULL, {.i = {0}},
+     {NAMEP("name", 0, "ML_DTYPES"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_profile), F_NONE)}, {{0}}, 0, 0},
     {"mf_backend", t_backend, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0, 0},
     {"mf_convert_plan", t_convert_plan, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3, MF_FP32}, .n = {N}},
      {ENUM("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("dst", 0, P_OPT, P_IN, N, F_NONE),
@@ -1103,6 +1110,11 @@ START_TEST(test_abuse_specifics)
         ck_assert_int_eq(mf_format_from_name(bad_names[k], &fo), MF_E_ARG);
         ck_assert_int_eq(mf_round_from_name(bad_names[k], &ro), MF_E_ARG);
         ck_assert_int_eq(mf_overflow_from_name(bad_names[k], &ov), MF_E_ARG);
+        {
+            mf_profile pr = MF_PROFILE_ONNX;
+            ck_assert_int_eq(mf_profile_from_name(bad_names[k], &pr), MF_E_ARG);
+            ck_assert(pr == MF_PROFILE_ONNX);
+        }
         ck_assert_int_eq(mf_unary_from_name(bad_names[k], &op), MF_E_ARG);
         ck_assert(fo == MF_FP32 && ro == MF_ROUND_NEAREST_EVEN && ov == MF_OVERFLOW_IEEE && op == MF_UNARY_EXP);
     }

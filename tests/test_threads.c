@@ -69,7 +69,7 @@ static void gemm_call(int t, int q, float *c)
 static void convert(int k, uint8_t *dst)
 {
     const job *j = &jobs[k];
-    mf_opts o = {j->r, j->o, 0x5EEDu + (uint64_t)k, 3, NULL, j->threads};
+    mf_opts o = {j->r, j->o, 0x5EEDu + (uint64_t)k, 3, NULL, j->threads, MF_PROFILE_DEFAULT};
     int rc = mf_convert(j->d, dst, j->s, src[k], j->n, &o);
     if (rc != MF_OK) {
         fprintf(stderr, "kind %d: mf_convert returned %d (%s)\n", k, rc, mf_strerror(rc));

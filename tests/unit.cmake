@@ -6,3 +6,4 @@ mf_add_test(test_backends SOURCES test_backends.c LABELS unit TIMEOUT 600 LIBS m
 target_compile_definitions(test_backends PRIVATE ${MF_BACKEND_DEFINITIONS}) # the backends the build has
 mf_add_test(test_arith SOURCES test_arith.c LABELS unit TIMEOUT 300)
 mf_add_test(test_threads SOURCES test_threads.c LABELS unit TIMEOUT 120 LIBS Threads::Threads)
+mf_add_test(test_profile SOURCES test_profile.c LABELS unit TIMEOUT 120)

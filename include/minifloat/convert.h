@@ -31,7 +31,11 @@ MF_BEGIN_DECLS
  *                 PTRDIFF_MAX), or past the end of the address space: a negative count cast to size_t;
  *   MF_E_OVERLAP  the byte ranges of src and dst overlap and the formats differ (equal formats copy
  *                 with memmove semantics);
- *   MF_E_ARG      opts->threads is negative.
+ *   MF_E_ARG      opts->threads is negative;
+ *   MF_E_PROFILE  opts->profile out of range, or its system lacks src_fmt or dst_fmt, or the rounding mode
+ *                 for a pair that rounds (mf_profile_supports; docs/compat.md).
+ * Under a profile other than MF_PROFILE_DEFAULT each element goes through minifloat/profile.h (one
+ * thread, element by element); the stats count the events of the underlying rounding.
  * n = 0 succeeds, touches nothing and zeroes the stats. */
 MF_API int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
                       const mf_opts *opts);
@@ -63,23 +67,30 @@ typedef struct mf_format_desc {
     uint32_t max_code;   /* code of +max (for f64 the high 32 bits are not represented: 0) */
     uint32_t nan_code;   /* the NaN conversions produce (+max for formats without NaN) */
     uint32_t inf_code;   /* +inf, or 0 where none */
+    int has_neg_zero;    /* -0 exists: 0 for e8m0 and the fnuz formats */
 } mf_format_desc;
 
 /* Fill *out for fmt; MF_OK, MF_E_FORMAT or MF_E_NULL. */
 MF_API int mf_format_describe(mf_format fmt, mf_format_desc *out);
 
-/* Tags and short names: "f32" .. "e8m0", "f64"; "rn" "rna" "rz" "ru" "rd" "ro" "sr"; "ieee" "sat".
+/* Tags and short names: "f32" .. "e8m0", "f64", "e4m3fnuz", "e5m2fnuz", "e4m3b11fnuz", "e4m3ieee", "e3m4";
+ * "rn" "rna" "rz" "ru" "rd" "ro" "sr"; "ieee" "sat"; "default" "cuda" "ml_dtypes" "torch" "onnx".
  * NULL for values out of range. */
 MF_API const char *mf_format_name(mf_format fmt);
 MF_API const char *mf_round_name(mf_round r);
 MF_API const char *mf_overflow_name(mf_overflow o);
+MF_API const char *mf_profile_name(mf_profile p);
 
 /* Parse a name (case-insensitive). Formats also accept the long spellings "fp32", "float32",
  * "fp16", "half", "float16", "bfloat16", "fp8_e4m3", "float8_e4m3fn", "fp8_e5m2", "float8_e5m2",
- * "fp6_e2m3", "fp6_e3m2", "fp4_e2m1", "fp64", "double". Returns MF_OK, MF_E_NULL or MF_E_ARG. */
+ * "fp6_e2m3", "fp6_e3m2", "fp4_e2m1", "fp64", "double" and ml_dtypes' names ("float8_e4m3fnuz",
+ * "float8_e5m2fnuz", "float8_e4m3b11fnuz", "float6_e2m3fn", "float4_e2m1fn", "float8_e8m0fnu"; note that
+ * ml_dtypes' "float8_e4m3" is the IEEE-style e4m3ieee, and "float8_e4m3fn" is e4m3). Returns MF_OK,
+ * MF_E_NULL or MF_E_ARG. */
 MF_API int mf_format_from_name(const char *name, mf_format *out);
 MF_API int mf_round_from_name(const char *name, mf_round *out);
 MF_API int mf_overflow_from_name(const char *name, mf_overflow *out);
+MF_API int mf_profile_from_name(const char *name, mf_profile *out);
 
 /* The name of the backend (implementation) bulk calls use in this process: "avx512bf16", "avx512",
  * "avx2" (x86-64), "neon" (aarch64) or "portable". Every backend gives the same bits; MF_BACKEND=<name>
@@ -89,7 +100,8 @@ MF_API const char *mf_backend(void);
 /* Which code a call of mf_convert runs: filled by mf_convert_plan. */
 typedef struct mf_plan {
     const char *backend;   /* the backend that converts this pair: mf_backend()'s, or one it builds on */
-    const char *path;      /* the body's path: "portable", "blocked", "direct", "w16", "lut" or "lut_sr" */
+    const char *path;      /* the body's path: "portable", "blocked", "direct", "w16", "lut", "lut_sr" or
+                              "profile" */
     const char *ends_path; /* the path of head and tail, or NULL where there are none */
     size_t head, body, tail; /* elements; head and tail go through a bounce buffer by ends_path */
     int streams;           /* 1: non-temporal stores (outputs of 16 MiB and more) */

@@ -35,7 +35,8 @@ MF_API int mf_cuda_device_count(void);
 /* mf_convert on the GPU: the same pairs, modes, policies, stochastic-rounding stream (opts->seed,
  * opts->sr_offset) and bytes. opts->threads must be >= 0 and is not used. With opts->stats the counts
  * are reduced on the device and copied back (the call waits for the stream). Errors as mf_convert, then
- * MF_E_UNSUPPORTED / MF_E_DEVICE. */
+ * MF_E_UNSUPPORTED (also for a profile other than MF_PROFILE_DEFAULT: the kernels run minifloat's own
+ * semantics) / MF_E_DEVICE. */
 MF_API int mf_cuda_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
                            const mf_opts *opts, void *stream);
 

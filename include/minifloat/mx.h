@@ -111,7 +111,8 @@ MF_API int mf_mx_scale_code(mf_mx_type type, mf_mx_scale_rule rule, float amax);
  * over the tensor (overflow = elements that saturated; elements of NaN-scale blocks count nothing).
  * opts->threads must be >= 0 and is otherwise not used.
  * Returns MF_OK; MF_E_FORMAT (type); MF_E_ARG (rule, axis, flags, or the blocked dimension not a
- * multiple of 32, or opts->threads < 0); MF_E_ROUND (a mode other than rn and sr); MF_E_POLICY
+ * multiple of 32, or opts->threads < 0); MF_E_ROUND (a mode other than rn and sr); MF_E_PROFILE (opts->profile not
+ * MF_PROFILE_DEFAULT: block scaling has one semantics); MF_E_POLICY
  * (opts->overflow out of range); MF_E_SIZE (rows*cols overflows); MF_E_NULL (x, elems or scales
  * NULL while rows*cols > 0); MF_E_OVERLAP (x, elems and scales not disjoint). rows*cols = 0 succeeds
  * and writes nothing (stats zeroed). */
@@ -169,7 +170,7 @@ MF_API float mf_nvfp4_global_scale(float amax);
  * e2m1 of NaN is +6 (0x7). If amax_out is not NULL it receives the amax used (what
  * mf_nvfp4_dequantize needs). opts as mf_mx_quantize (rn or sr; stats summed; overflow unused).
  * Returns MF_OK; MF_E_ARG (axis, shape, *amax_in negative or NaN, opts->threads < 0); MF_E_ROUND;
- * MF_E_POLICY; MF_E_SIZE; MF_E_NULL (x, elems, scales NULL with rows*cols > 0); MF_E_OVERLAP.
+ * MF_E_POLICY; MF_E_PROFILE; MF_E_SIZE; MF_E_NULL (x, elems, scales NULL with rows*cols > 0); MF_E_OVERLAP.
  * rows*cols = 0 succeeds: amax_out gets amax_in's value or 0. */
 MF_API int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols, uint8_t *elems,
                              uint8_t *scales, const float *amax_in, float *amax_out, const mf_opts *opts);

@@ -16,7 +16,7 @@
  * f16/bf16 results, 32 for four fp8/fp6/fp4 results):
  *
  *     rbits(i) = mf_sr_rbits(seed, idx, w),  w = mf_sr_width(fmt) = 16 for f16 and bf16,
- *                                                8 for fp8, fp6, fp4 and e8m0, 32 for f32
+ *                                                8 for every fp8, fp6, fp4 and e8m0, 32 for f32
  *              = bits [w * (idx mod 32/w), + w) of word idx / (32/w), placed at the top of rbits
  *
  * so 32/w consecutive elements share one word, in little-endian order (element 2j of a bf16 call
@@ -82,7 +82,12 @@ MF_HD MF_INLINE unsigned mf_sr_width(mf_format fmt)
     case MF_FP6_E2M3:
     case MF_FP6_E3M2:
     case MF_FP4_E2M1:
-    case MF_E8M0: return 8;
+    case MF_E8M0:
+    case MF_FP8_E4M3FNUZ:
+    case MF_FP8_E5M2FNUZ:
+    case MF_FP8_E4M3B11FNUZ:
+    case MF_FP8_E4M3IEEE:
+    case MF_FP8_E3M4: return 8;
     default: return 32;
     }
 }

@@ -12,9 +12,9 @@
 
 MF_BEGIN_DECLS
 
-/* Number formats. The first nine are the generic contract; MF_FP64 is accepted by mf_convert and
- * mf_to_f64-style decoders but is never the target of a scalar mf_from_* call (its code does not fit
- * in 32 bits). New formats are appended, never inserted. */
+/* Number formats. MF_FP64 is accepted by mf_convert and mf_to_f64-style decoders but is never the target
+ * of a scalar mf_from_* call (its code does not fit in 32 bits). New formats are appended, never
+ * inserted (docs/formats.md has the table). */
 typedef enum {
     MF_FP32,     /* IEEE binary32, 1-8-23 */
     MF_FP16,     /* IEEE binary16, 1-5-10 */
@@ -25,10 +25,15 @@ typedef enum {
     MF_FP6_E3M2, /* OCP MX FP6 E3M2: no inf/NaN, max 28 */
     MF_FP4_E2M1, /* OCP MX FP4 E2M1: no inf/NaN, max 6 */
     MF_E8M0,     /* OCP MX scale: unsigned power of two 2^(code-127), 0xFF = NaN */
-    MF_FP64      /* IEEE binary64: bulk conversions and decoding only */
+    MF_FP64,            /* IEEE binary64: bulk conversions and decoding only */
+    MF_FP8_E4M3FNUZ,    /* FP8 E4M3 fnuz (AMD, ONNX): bias 8, NaN = 0x80, no inf, no -0, max 240 */
+    MF_FP8_E5M2FNUZ,    /* FP8 E5M2 fnuz (AMD, ONNX): bias 16, NaN = 0x80, no inf, no -0, max 57344 */
+    MF_FP8_E4M3B11FNUZ, /* FP8 E4M3 with bias 11, fnuz (ml_dtypes, JAX): max 30 */
+    MF_FP8_E4M3IEEE,    /* IEEE-style FP8 E4M3 (ml_dtypes float8_e4m3): inf 0x78, max 240 */
+    MF_FP8_E3M4         /* IEEE-style FP8 E3M4 (ml_dtypes float8_e3m4): bias 3, inf 0x70, max 15.5 */
 } mf_format;
 
-#define MF_FORMAT_COUNT 10
+#define MF_FORMAT_COUNT 15
 
 /* Rounding modes; the short names in comments are the suffixes used in function names. */
 typedef enum {
@@ -64,8 +69,23 @@ enum {
     MF_E_NOMEM = -8,       /* a work buffer could not be allocated (mf_gemm) */
     MF_E_UNSUPPORTED = -9, /* not available here: built without CUDA, no CUDA device, or the device's
                               architecture lacks the instruction (minifloat/cuda.h) */
-    MF_E_DEVICE = -10      /* the CUDA runtime reported an error (minifloat/cuda.h) */
+    MF_E_DEVICE = -10,     /* the CUDA runtime reported an error (minifloat/cuda.h) */
+    MF_E_PROFILE = -11     /* unknown mf_profile value, or the profile's system lacks the format */
 };
+
+/* Compatibility profiles: whose conversions to reproduce bit for bit (docs/compat.md). The default is
+ * minifloat's own documented semantics; a profile changes only what its system does differently
+ * (NaN codes and signs, infinities, the overflow policy where the system has only one, f64 sources,
+ * decoding of NaN codes) and may run a slower path. */
+typedef enum {
+    MF_PROFILE_DEFAULT,  /* minifloat's semantics (docs/formats.md) */
+    MF_PROFILE_CUDA,     /* NVIDIA's cuda_fp16/bf16/fp8/fp6/fp4 conversions; MF_OVERFLOW_SATURATE = satfinite */
+    MF_PROFILE_ML_DTYPES,/* ml_dtypes (numpy's float16 for f16) array casts */
+    MF_PROFILE_TORCH,    /* PyTorch's CPU casts, f64 sources rounded through f32 as PyTorch does */
+    MF_PROFILE_ONNX      /* ONNX Cast; MF_OVERFLOW_SATURATE = saturate=1 */
+} mf_profile;
+
+#define MF_PROFILE_COUNT 5
 
 /* Event counters of one bulk call (mf_convert overwrites them, it does not accumulate). */
 typedef struct mf_stats {
@@ -86,6 +106,7 @@ typedef struct mf_opts {
     mf_stats *stats;    /* NULL: no counting */
     int threads;        /* 0 or 1: the calling thread only; N > 1: up to N threads for large arrays
                            (the result is the same bytes and counts whatever N is) */
+    mf_profile profile; /* MF_PROFILE_DEFAULT (0): minifloat's semantics; others: docs/compat.md */
 } mf_opts;
 
 /* Storage types: one-member structs so that codes of different formats cannot be mixed up.
@@ -100,6 +121,11 @@ typedef struct { uint8_t bits; } mf_e3m2_t;
 typedef struct { uint8_t bits; } mf_e2m1_t;
 typedef struct { uint8_t bits; } mf_e2m1x2_t;
 typedef struct { uint8_t bits; } mf_e8m0_t;
+typedef struct { uint8_t bits; } mf_e4m3fnuz_t;
+typedef struct { uint8_t bits; } mf_e5m2fnuz_t;
+typedef struct { uint8_t bits; } mf_e4m3b11fnuz_t;
+typedef struct { uint8_t bits; } mf_e4m3ieee_t;
+typedef struct { uint8_t bits; } mf_e3m4_t;
 
 MF_END_DECLS
 

@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "launch.h"
 
-static const mf_opts mf__cv_defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+static const mf_opts mf__cv_defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
 
 int mf_cuda_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, const mf_opts *opts,
                     void *stream)
@@ -23,6 +23,8 @@ int mf_cuda_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void 
 
     if (rc != MF_OK)
         return rc;
+    if (o->profile != MF_PROFILE_DEFAULT && dst_fmt != src_fmt) /* the kernels run the default semantics */
+        return MF_E_UNSUPPORTED;
     if (n == 0) {
         if (o->stats)
             memset(o->stats, 0, sizeof *o->stats);

@@ -9,7 +9,7 @@
 #include "internal.h"
 #include "launch.h"
 
-static const mf_opts mf__qg_defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+static const mf_opts mf__qg_defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
 
 /* The options checks both quantize functions share, in mf_mx_quantize's order after the shape. */
 static int mf__qg_opts(const mf_opts *o)
@@ -20,6 +20,8 @@ static int mf__qg_opts(const mf_opts *o)
         return MF_E_POLICY;
     if (o->threads < 0)
         return MF_E_ARG;
+    if (o->profile != MF_PROFILE_DEFAULT) /* block scaling has one semantics (OCP MX, NVIDIA's NVFP4) */
+        return MF_E_PROFILE;
     return MF_OK;
 }
 

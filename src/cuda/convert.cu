@@ -137,6 +137,11 @@ cudaError_t mf__launch_generic(mf_format d, const mf__cu_cvt &a, size_t first, u
     case MF_FP4_E2M1: mf__launch_generic_d<MF_FP4_E2M1>(a, first, stats, st); break;
     case MF_E8M0: mf__launch_generic_d<MF_E8M0>(a, first, stats, st); break;
     case MF_FP64: mf__launch_generic_d<MF_FP64>(a, first, stats, st); break;
+    case MF_FP8_E4M3FNUZ: mf__launch_generic_d<MF_FP8_E4M3FNUZ>(a, first, stats, st); break;
+    case MF_FP8_E5M2FNUZ: mf__launch_generic_d<MF_FP8_E5M2FNUZ>(a, first, stats, st); break;
+    case MF_FP8_E4M3B11FNUZ: mf__launch_generic_d<MF_FP8_E4M3B11FNUZ>(a, first, stats, st); break;
+    case MF_FP8_E4M3IEEE: mf__launch_generic_d<MF_FP8_E4M3IEEE>(a, first, stats, st); break;
+    case MF_FP8_E3M4: mf__launch_generic_d<MF_FP8_E3M4>(a, first, stats, st); break;
     }
     return cudaGetLastError();
 }

@@ -30,7 +30,7 @@ static const float k_alpha = 0x1.6a09e6p-1f; /* 0.70710677 (0x3F3504F3) */
 static const float k_beta = 0x1.988454p-1f;  /* 0.79788458 (0x3F4C422A) */
 static const float k_kappa = 0x1.6e4e26p-5f; /* 0.044715   (0x3D372713) */
 
-static const mf_opts ew_defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+static const mf_opts ew_defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
 
 /* ---- arrays ------------------------------------------------------------------------------------------ */
 

@@ -8,59 +8,7 @@
 #include <string.h>
 
 #include "../internal.h"
-
-/* Load element i of an array of format f as a code. */
-MF_INLINE uint64_t load(mf_format f, const void *p, size_t i)
-{
-    switch (f) {
-    case MF_FP64: {
-        uint64_t v;
-        memcpy(&v, (const unsigned char *)p + 8 * i, 8);
-        return v;
-    }
-    case MF_FP32: {
-        uint32_t v;
-        memcpy(&v, (const unsigned char *)p + 4 * i, 4);
-        return v;
-    }
-    case MF_FP16:
-    case MF_BF16: { /* arrays need not be aligned: memcpy, not a uint16_t load */
-        uint16_t v;
-        memcpy(&v, (const unsigned char *)p + 2 * i, 2);
-        return v;
-    }
-    case MF_FP6_E2M3:
-    case MF_FP6_E3M2: return ((const uint8_t *)p)[i] & 0x3Fu;
-    case MF_FP4_E2M1: return (((const uint8_t *)p)[i >> 1] >> (4 * (i & 1))) & 0xFu;
-    default: return ((const uint8_t *)p)[i];
-    }
-}
-
-/* Store a code as element i of an array of format f (an e2m1 store keeps the other nibble). */
-MF_INLINE void store(mf_format f, void *p, size_t i, uint64_t code)
-{
-    switch (f) {
-    case MF_FP64: memcpy((unsigned char *)p + 8 * i, &code, 8); break;
-    case MF_FP32: {
-        uint32_t v = (uint32_t)code;
-        memcpy((unsigned char *)p + 4 * i, &v, 4);
-        break;
-    }
-    case MF_FP16:
-    case MF_BF16: {
-        uint16_t v = (uint16_t)code;
-        memcpy((unsigned char *)p + 2 * i, &v, 2);
-        break;
-    }
-    case MF_FP4_E2M1: {
-        uint8_t *b = (uint8_t *)p + (i >> 1);
-        unsigned sh = 4 * (unsigned)(i & 1);
-        *b = (uint8_t)((*b & ~(0xFu << sh)) | ((code & 0xFu) << sh));
-        break;
-    }
-    default: ((uint8_t *)p)[i] = (uint8_t)code; break;
-    }
-}
+#include "elements.h"
 
 /* Is code a nonzero subnormal of format f? */
 MF_INLINE int is_subnormal(mf__fmt f, uint64_t code)
@@ -85,7 +33,7 @@ MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const voi
     size_t i;
 
     for (i = 0; i < n; i++) {
-        uint64_t code = load(sfmt, src, i), out;
+        uint64_t code = elem_load(sfmt, src, i), out;
         unsigned ev = 0;
         if (decode) {
             if (dfmt == MF_FP64)
@@ -111,7 +59,7 @@ MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const voi
             }
             out = mf__round_pack(df, mf__unpack(sf, code), r, ov, rbits, &ev);
         }
-        store(dfmt, dst, i, out);
+        elem_store(dfmt, dst, i, out);
         c_ovf += (ev & MF__EV_OVERFLOW) != 0;
         c_unf += (ev & MF__EV_UNDERFLOW) != 0;
         c_sub += (ev & MF__EV_SUBNORMAL) != 0;
@@ -135,16 +83,16 @@ static void copy_same(mf_format fmt, void *dst, const void *src, size_t n, mf_st
         size_t i;
         memset(st, 0, sizeof *st);
         for (i = 0; i < n; i++) {
-            uint64_t code = load(fmt, src, i);
+            uint64_t code = elem_load(fmt, src, i);
             st->nan += mf__unpack(f, code).cls == MF__CLS_NAN;
             st->subnormal += is_subnormal(f, code);
         }
     }
     if (fmt == MF_FP4_E2M1) {
         if (n & 1) { /* keep the high nibble of the last byte */
-            uint8_t last = (uint8_t)load(fmt, src, n - 1);
+            uint8_t last = (uint8_t)elem_load(fmt, src, n - 1);
             memmove(dst, src, n / 2);
-            store(fmt, dst, n - 1, last);
+            elem_store(fmt, dst, n - 1, last);
         } else {
             memmove(dst, src, n / 2);
         }
@@ -162,7 +110,9 @@ static void copy_same(mf_format fmt, void *dst, const void *src, size_t n, mf_st
     case (S) * MF_FORMAT_COUNT + (D): convert_loop(D, dst, S, src, n, o, st); return;
 #define ROW(S)                                                                                      \
     PAIR(S, MF_FP32) PAIR(S, MF_FP16) PAIR(S, MF_BF16) PAIR(S, MF_FP8_E4M3) PAIR(S, MF_FP8_E5M2)      \
-    PAIR(S, MF_FP6_E2M3) PAIR(S, MF_FP6_E3M2) PAIR(S, MF_FP4_E2M1) PAIR(S, MF_E8M0) PAIR(S, MF_FP64)
+    PAIR(S, MF_FP6_E2M3) PAIR(S, MF_FP6_E3M2) PAIR(S, MF_FP4_E2M1) PAIR(S, MF_E8M0) PAIR(S, MF_FP64)      \
+    PAIR(S, MF_FP8_E4M3FNUZ) PAIR(S, MF_FP8_E5M2FNUZ) PAIR(S, MF_FP8_E4M3B11FNUZ) PAIR(S, MF_FP8_E4M3IEEE) \
+    PAIR(S, MF_FP8_E3M4)
 
 static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const void *src, size_t n,
                              const mf_opts *o, mf_stats *st)
@@ -174,6 +124,7 @@ static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const vo
     switch ((int)sfmt * MF_FORMAT_COUNT + (int)dfmt) {
         ROW(MF_FP32) ROW(MF_FP16) ROW(MF_BF16) ROW(MF_FP8_E4M3) ROW(MF_FP8_E5M2)
         ROW(MF_FP6_E2M3) ROW(MF_FP6_E3M2) ROW(MF_FP4_E2M1) ROW(MF_E8M0) ROW(MF_FP64)
+        ROW(MF_FP8_E4M3FNUZ) ROW(MF_FP8_E5M2FNUZ) ROW(MF_FP8_E4M3B11FNUZ) ROW(MF_FP8_E4M3IEEE) ROW(MF_FP8_E3M4)
     default: break;
     }
 }

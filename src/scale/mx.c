@@ -159,7 +159,7 @@ static void add_stats(mf_stats *to, const mf_stats *from)
 int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsigned flags, const float *x,
                    size_t rows, size_t cols, void *elems, uint8_t *scales, const mf_opts *opts)
 {
-    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
     const mf_opts *o = opts ? opts : &defaults;
     mx_info ti;
     const mx_info *t = &ti;
@@ -178,6 +178,8 @@ int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
         return MF_E_POLICY;
     if (o->threads < 0)
         return MF_E_ARG;
+    if (o->profile != MF_PROFILE_DEFAULT) /* block scaling has one semantics (OCP MX, NVIDIA's NVFP4) */
+        return MF_E_PROFILE;
     memset(&total, 0, sizeof total);
     if (n == 0) {
         if (o->stats)

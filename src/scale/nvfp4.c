@@ -51,7 +51,7 @@ float mf_nvfp4_global_scale(float amax) { return mf__nv_global_scale(amax); }
 int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols, uint8_t *elems, uint8_t *scales,
                       const float *amax_in, float *amax_out, const mf_opts *opts)
 {
-    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+    static const mf_opts defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
     const mf_opts *o = opts ? opts : &defaults;
     float inv[128]; /* block_scale_inverse for each e4m3 scale code 0x00 .. 0x7E (0x7F unused) */
     float amax, s_enc, s_dec, fp4_max_inv, enc_per_amax;
@@ -68,6 +68,8 @@ int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols,
         return MF_E_POLICY;
     if (o->threads < 0)
         return MF_E_ARG;
+    if (o->profile != MF_PROFILE_DEFAULT) /* block scaling has one semantics (OCP MX, NVIDIA's NVFP4) */
+        return MF_E_PROFILE;
     if (amax_in) {
         const uint32_t b = mf__f32_bits(*amax_in);
         if ((b & 0x7FFFFFFFu) > 0x7F800000u || (b > 0x80000000u)) /* NaN, or below -0 */

@@ -62,7 +62,9 @@ static void BK_CAT(bk_convert_, BK_SYM)(mf_format d, void *dst, mf_format s, con
 /* The pairs this backend converts itself (bit d of own[s]); the others go to its parent. A backend's
  * configuration that changes only some pairs defines BK_OWN_DSTS(s) and BK_PARENT. */
 #ifndef BK_OWN_DSTS
-#define BK_OWN_DSTS(s) 0xFFFFu
+/* f32 .. f64: the vector kernels know these destinations; the FNUZ and IEEE-style FP8 formats after
+ * them go to the portable backend */
+#define BK_OWN_DSTS(s) 0x3FFu
 #define BK_PARENT mf__backend_portable
 #endif
 extern const mf__backend BK_PARENT;

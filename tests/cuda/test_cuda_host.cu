@@ -44,8 +44,9 @@ unsigned long failures = 0, checks = 0;
         }                                                                                                              \
     } while (0)
 
-const mf_format kFormats[MF_FORMAT_COUNT] = {MF_FP32,     MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
-                                             MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0,     MF_FP64};
+const mf_format kFormats[MF_FORMAT_COUNT] = {
+    MF_FP32,     MF_FP16, MF_BF16, MF_FP8_E4M3,     MF_FP8_E5M2,     MF_FP6_E2M3,        MF_FP6_E3M2,     MF_FP4_E2M1,
+    MF_E8M0,     MF_FP64, MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE, MF_FP8_E3M4};
 
 uint64_t rng_state = 0x9E3779B97F4A7C15u;
 uint64_t rnd64()
@@ -76,6 +77,11 @@ template <bool COUNT> void run_range(mf_format d, const mf__cu_cvt &a, mf__cu_co
     case MF_FP4_E2M1: run_range_d<MF_FP4_E2M1, COUNT>(a, c); break;
     case MF_E8M0: run_range_d<MF_E8M0, COUNT>(a, c); break;
     case MF_FP64: run_range_d<MF_FP64, COUNT>(a, c); break;
+    case MF_FP8_E4M3FNUZ: run_range_d<MF_FP8_E4M3FNUZ, COUNT>(a, c); break;
+    case MF_FP8_E5M2FNUZ: run_range_d<MF_FP8_E5M2FNUZ, COUNT>(a, c); break;
+    case MF_FP8_E4M3B11FNUZ: run_range_d<MF_FP8_E4M3B11FNUZ, COUNT>(a, c); break;
+    case MF_FP8_E4M3IEEE: run_range_d<MF_FP8_E4M3IEEE, COUNT>(a, c); break;
+    case MF_FP8_E3M4: run_range_d<MF_FP8_E3M4, COUNT>(a, c); break;
     }
 }
 
@@ -255,8 +261,9 @@ void test_convert()
                     }
                 }
     }
-    std::printf("convert: %lu configurations of 10 x 10 pairs\n", configs);
-    CHECK(configs == 10 * 10 * 7 * 2 + 10 * 10 * 2 * 2 * 2, "configurations: %lu", configs);
+    const unsigned long nf = MF_FORMAT_COUNT;
+    std::printf("convert: %lu configurations of %lu x %lu pairs\n", configs, nf, nf);
+    CHECK(configs == nf * nf * 7 * 2 + nf * nf * 2 * 2 * 2, "configurations: %lu", configs);
 }
 
 // The SR bits with the block kept between calls equal mf_sr_rbits, in any order of indices.

@@ -234,7 +234,7 @@ static void test_mx_blocks()
                                              0x1234567890ABCDEFull + (uint64_t)d,
                                              (uint64_t)(13 * si + 5 * d),
                                              &st_host,
-                                             0};
+                                             0, MF_PROFILE_DEFAULT};
                                 const int rc = mf_mx_quantize((mf_mx_type)type, (mf_mx_scale_rule)rule,
                                                               (mf_mx_axis)axis, flags, x.data(), rows, cols,
                                                               e_host.data(), s_host.data(), &o);
@@ -282,7 +282,7 @@ static void test_nv_blocks()
                                      0xFEDCBA9876543210ull ^ (uint64_t)ai,
                                      (uint64_t)(7 * si + 3 * d + 1),
                                      &st_host,
-                                     0};
+                                     0, MF_PROFILE_DEFAULT};
                         const int rc = mf_nvfp4_quantize((mf_mx_axis)axis, x.data(), sh.rows, sh.cols, e_host.data(),
                                                          s_host.data(), amax_in, &out_host, &o);
                         CHECK(rc == MF_OK, "mf_nvfp4_quantize %d", rc);
@@ -375,7 +375,7 @@ static void test_mx_args()
         void *pev = c.pe == 2 ? static_cast<void *>(x.data() + 8) : static_cast<void *>(pe);
         if (c.ps == 3)
             ps = e.data() + 4;
-        mf_opts o = {(mf_round)c.round, (mf_overflow)c.overflow, 1, 0, &st, c.threads};
+        mf_opts o = {(mf_round)c.round, (mf_overflow)c.overflow, 1, 0, &st, c.threads, MF_PROFILE_DEFAULT};
         const size_t n = c.rows * c.cols;
         const bool work = c.rows && c.cols;
         std::memset(&st, 0xCD, sizeof st);
@@ -459,7 +459,7 @@ static void test_nv_args()
         float *px = c.px ? x.data() : nullptr;
         uint8_t *pe = c.pe == 1 ? e.data() : c.pe == 2 ? reinterpret_cast<uint8_t *>(x.data() + 8) : nullptr;
         uint8_t *ps = c.ps == 1 ? s.data() : c.ps == 3 ? e.data() + 4 : nullptr;
-        mf_opts o = {(mf_round)c.round, (mf_overflow)c.overflow, 1, 0, &st, c.threads};
+        mf_opts o = {(mf_round)c.round, (mf_overflow)c.overflow, 1, 0, &st, c.threads, MF_PROFILE_DEFAULT};
         const bool work = c.rows && c.cols;
         float out = -7.0f;
         std::memset(&st, 0xCD, sizeof st);
@@ -598,7 +598,7 @@ static void test_device_quant()
                         std::vector<uint8_t> eh(eb), sh(ns);
                         mf_stats st_h, st_d;
                         mf_opts o = {
-                            sr ? MF_ROUND_STOCHASTIC : MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 99, 7, &st_h, 0};
+                            sr ? MF_ROUND_STOCHASTIC : MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 99, 7, &st_h, 0, MF_PROFILE_DEFAULT};
                         mf_mx_quantize((mf_mx_type)type, (mf_mx_scale_rule)rule, (mf_mx_axis)axis, flags, x.data(),
                                        rows, cols, eh.data(), sh.data(), &o);
                         o.stats = &st_d;
@@ -616,7 +616,7 @@ static void test_device_quant()
                     std::vector<uint8_t> eh(n / 2), sh(n / 16);
                     mf_stats st_h, st_d;
                     float out_h = 0, out_d = 0;
-                    mf_opts o = {sr ? MF_ROUND_STOCHASTIC : MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 5, 3, &st_h, 0};
+                    mf_opts o = {sr ? MF_ROUND_STOCHASTIC : MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 5, 3, &st_h, 0, MF_PROFILE_DEFAULT};
                     mf_nvfp4_quantize((mf_mx_axis)axis, x.data(), rows, cols, eh.data(), sh.data(),
                                       given ? &amax_in : nullptr, &out_h, &o);
                     o.stats = &st_d;

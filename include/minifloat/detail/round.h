@@ -42,6 +42,10 @@ MF_HD MF_INLINE mf__unpacked mf__unpack(mf__fmt f, uint64_t code)
         u.sig = u.cls == MF__CLS_FINITE ? (uint64_t)1 << 63 : 0;
         return u;
     }
+    if (f.kind == MF__KIND_FNUZ && code == mf__fmt_nan_code(f)) { /* the code of -0 */
+        u.cls = MF__CLS_NAN;
+        return u;
+    }
     if ((f.kind == MF__KIND_IEEE && efield == (uint64_t)emax_field) ||
         (f.kind == MF__KIND_FN && mag == mf__fmt_mag_mask(f))) {
         u.cls = mant ? MF__CLS_NAN : MF__CLS_INF;
@@ -127,7 +131,7 @@ MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, m
             *ev |= MF__EV_INEXACT;
             return 0;
         }
-        return (uint32_t)sign_bit;
+        return mf__fmt_neg_zero(f) ? (uint32_t)sign_bit : 0u;
     default:
         break;
     }
@@ -183,10 +187,13 @@ MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, m
         return (uint32_t)mf__overflow_code(f, sign, r, o);
     }
     if (f.kind != MF__KIND_E8M0) {
-        if (code == 0)
+        if (code == 0) {
             *ev |= MF__EV_UNDERFLOW;
-        else if (code < ((uint64_t)1 << f.man))
+            if (!mf__fmt_neg_zero(f)) /* FNUZ: zero has no sign */
+                return 0;
+        } else if (code < ((uint64_t)1 << f.man)) {
             *ev |= MF__EV_SUBNORMAL;
+        }
     }
     return (uint32_t)(code | sign_bit);
 }

@@ -8,7 +8,7 @@ int main(void)
     float x[3] = {0.0f, 11.5f, 12.0f};
     uint16_t y[3];
     mf_stats st = {0, 0, 0, 0, 0};
-    mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+    mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
     mf_analyze_opts ao = {MF_FP32, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, 0.0};
     mf_analyze_report r;
     o.stats = &st;
