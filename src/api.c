@@ -105,6 +105,7 @@ const char *mf_strerror(int code)
     case MF_E_UNSUPPORTED:
         return "not supported here (built without CUDA, no CUDA device, or not on this architecture)";
     case MF_E_DEVICE: return "the CUDA runtime reported an error";
+    case MF_E_PROFILE: return "unknown profile, or the profile's system lacks the format or rounding mode";
     default: return "unknown status code";
     }
 }

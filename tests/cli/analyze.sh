@@ -152,6 +152,20 @@ run "$MF" analyze "$WORK/x.npy" --formats f32,f16,bf16,e4m3,e5m2,e2m3,e3m2,e2m1,
 expect_rc 0 "all formats"
 table_row "" f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0
 table_row overflow 0 '1 \(12.5%\)' 0 '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' 0
+# the FNUZ and IEEE-style FP8 formats: e4m3fnuz (max 240, min subnormal 2^-10), e4m3ieee (240, 2^-9),
+# e3m4 (15.5, 2^-6) and e5m2fnuz (57344, 2^-17). 65504 and 65520 overflow all but e5m2fnuz (61440 and
+# above: NaN there too), to NaN in the fnuz formats, to inf in the others; 2^-26 and 2^-20 flush to 0
+# everywhere (2^-20 < 2^-18, half e5m2fnuz's smallest subnormal); 1 and -2 are exact, so the relative
+# errors are those of e4m3: 4 elements, two of error 1.
+WHAT="new FP8 formats"
+run "$MF" analyze "$WORK/x.npy" --formats e4m3fnuz,e5m2fnuz,e4m3ieee,e3m4
+expect_rc 0 "$WHAT"
+expect_grep "$WORK/out" '^rounding rn, overflow IEEE \(inf, NaN for e4m3 and the fnuz formats\)$' "$WHAT: rounding line"
+table_row "" e4m3fnuz e5m2fnuz e4m3ieee e3m4
+table_row '  to inf/NaN' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
+table_row 'underflow to 0' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)' '2 \(25%\)'
+table_row 'rel err mean' 0.5 0.5 0.5 0.5
+table_row 'max finite' 240 57344 240 15.5
 
 # an empty tensor and an all-NaN one are reported, not refused
 npy_write "$WORK/empty.npy" '<f4' '(0,)' ''
@@ -165,4 +179,4 @@ expect_rc 0 "NaN and inf"
 expect_grep "$WORK/out" "^values +0 finite nonzero, 0 zero, 1 NaN, 1 inf$" "NaN and inf: values line"
 table_row 'safe scales' any any any any any
 
-finish 81
+finish 87

@@ -34,6 +34,8 @@ convert --from f32 --to f16 --chunk 99999999999|convert: --chunk needs a number
 convert --from f32 --to f16 --seed x|convert: --seed needs
 convert --from f32 --to f16 --seed 18446744073709551616|convert: --seed needs
 convert --from f32 --to f16 --count|convert: --count needs
+convert --from f32 --to f16 --profile numpy|convert: unknown profile 'numpy' \(default cuda ml_dtypes torch onnx\)
+convert --from f32 --to f16 --profile|convert: option '--profile' needs a profile
 CASES
 
 # Accepted spellings of the same options (exit 0).

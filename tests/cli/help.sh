@@ -11,6 +11,11 @@ for h in --help help -h; do
     expect_grep "$WORK/out" 'convert --from FORMAT --to FORMAT' "minifloat $h mentions convert"
     [ -s "$WORK/err" ] && fail "minifloat $h wrote to stderr" || pass
 done
+# the formats line names the FNUZ and IEEE-style FP8 formats; convert and plan take --profile
+expect_grep "$WORK/out" '^formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4,$' \
+    "usage: the formats"
+expect_grep "$WORK/out" '^profiles: default cuda ml_dtypes torch onnx ' "usage: the profiles"
+[ "$(grep -c '^  --profile NAME ' "$WORK/out")" -eq 2 ] && pass || fail "usage: --profile not under convert and plan"
 
 for c in info show convert; do
     run "$MF" $c --help

@@ -16,6 +16,11 @@ cp "$WORK/out" "$WORK/info_all"
 #   e5m2 exponent 11111 is inf/NaN: 1.11b*2^(30-15) = 1.75*32768 = 57344
 #   e2m3 1.111b*2^(3-1) = 1.875*4 = 7.5;  e3m2 1.11b*2^(7-3) = 1.75*16 = 28;  e2m1 1.1b*2^(3-1) = 6
 #   e8m0 code 0xFE: 2^(254-127) = 2^127   = 1.7014118346046923e+38
+#   e4m3fnuz    bias 8, only 0x80 is special: 1.111b*2^(15-8) = 1.875*128 = 240
+#   e5m2fnuz    bias 16, no inf: 1.11b*2^(31-16) = 1.75*32768 = 57344
+#   e4m3b11fnuz bias 11: 1.111b*2^(15-11) = 1.875*16 = 30
+#   e4m3ieee    exponent 1111 is inf/NaN: 1.111b*2^(14-7) = 240
+#   e3m4        exponent 111 is inf/NaN: 1.1111b*2^(6-3) = 1.9375*8 = 15.5
 while read -r fmt bits sem bias max; do
     expect_grep "$WORK/info_all" "^$fmt +$bits +$sem +$bias +$max " "info summary row of $fmt"
 done <<'ROWS'
@@ -28,11 +33,24 @@ e2m3 6  1-2-3  1   7\.5
 e3m2 6  1-3-2  3   28
 e2m1 4  1-2-1  1   6
 e8m0 8  0-8-0  127 1\.7014118346046923e\+38
+e4m3fnuz    8 1-4-3 8  240
+e5m2fnuz    8 1-5-2 16 57344
+e4m3b11fnuz 8 1-4-3 11 30
+e4m3ieee    8 1-4-3 7  240
+e3m4        8 1-3-4 3  15\.5
 ROWS
+# specials column: NaN only for the fnuz formats, inf and NaN for the IEEE-style ones
+expect_grep "$WORK/info_all" '^e4m3b11fnuz +8 +1-4-3 +11 +30 +NaN +FP8 E4M3 b11 fnuz' "info summary: e4m3b11fnuz specials"
+expect_grep "$WORK/info_all" '^e3m4 +8 +1-3-4 +3 +15\.5 +inf, NaN +' "info summary: e3m4 specials"
 
-# Exactly nine formats, each with its own block (a line: the tag, two spaces, the title).
-n=$(grep -Ec '^(f32|f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0)  [^ ]' "$WORK/info_all")
-[ "$n" -eq 9 ] && pass || fail "info: $n format blocks, want 9"
+# Exactly fourteen formats, each with its own block (a line: the tag, two spaces, the title), in the
+# order of docs/formats.md's table.
+n=$(grep -Ec '^(f32|f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4)  [^ ]' \
+    "$WORK/info_all")
+[ "$n" -eq 14 ] && pass || fail "info: $n format blocks, want 14"
+order=$(sed -n 's/^\([a-z][a-z0-9]*\)  [^ ].*/\1/p' "$WORK/info_all" | tr '\n' ' ')
+[ "$order" = "f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4 " ] && pass ||
+    fail "info: blocks in the order '$order'"
 
 # Details spread over the blocks (max code, hex-floats, specials).
 #   f16 min subnormal 2^-24 = 5.9604644775390625e-08, code 0x0001
@@ -46,6 +64,38 @@ expect_grep "$WORK/info_all" '^  max +6 +0x1\.8p\+2 +code 0x7$' "e2m1 max"
 expect_grep "$WORK/info_all" '^  zero +\+0 0x00, -0 0x20$' "FP6 zeros"
 expect_grep "$WORK/info_all" '^  min normal +5\.8774717541114375e-39 +0x1p-127 +code 0x00$' "e8m0 smallest"
 expect_grep "$WORK/info_all" '^  max +3\.4028234663852886e\+38 +0x1\.fffffep\+127 +code 0x7f7fffff$' "f32 max"
+
+# The new FP8 formats' specials, by hand:
+#   e4m3ieee  +inf = 0.1111.000 = 0x78, -inf 0xf8; NaN 0x79..0x7f and 0xf9..0xff
+#   e3m4      max 15.5 = 1.1111b*2^3 = 0x1.fp+3 at 0.110.1111 = 0x6f; min normal 2^(1-3) = 0.25 at 0.001.0000
+#             = 0x10; min subnormal 2^(1-3-4) = 2^-6; +inf 0.111.0000 = 0x70
+#   e5m2fnuz  min subnormal 2^(1-16-2) = 2^-17 = 7.62939453125e-06; e4m3b11fnuz 2^(1-11-3) = 2^-13
+#   the fnuz formats: one zero, one NaN (0x80)
+run "$MF" info e4m3ieee
+expect_grep "$WORK/out" '^  infinity +\+inf 0x78, -inf 0xf8$' "e4m3ieee infinities"
+expect_grep "$WORK/out" '^  NaN +0x79\.\.0x7f, 0xf9\.\.0xff; rounding a NaN gives 0x7f$' "e4m3ieee NaNs"
+expect_grep "$WORK/out" '^  max +240 +0x1\.ep\+7 +code 0x77$' "e4m3ieee max"
+run "$MF" info e3m4
+expect_grep "$WORK/out" '^  max +15\.5 +0x1\.fp\+3 +code 0x6f$' "e3m4 max"
+expect_grep "$WORK/out" '^  min normal +0\.25 +0x1p-2 +code 0x10$' "e3m4 min normal"
+expect_grep "$WORK/out" '^  min subnormal +0\.015625 +0x1p-6 +code 0x01$' "e3m4 min subnormal"
+expect_grep "$WORK/out" '^  infinity +\+inf 0x70, -inf 0xf0$' "e3m4 infinities"
+run "$MF" info float8_e5m2fnuz
+expect_grep "$WORK/out" '^  min subnormal +7\.62939453125e-06 +0x1p-17 +code 0x01$' "e5m2fnuz min subnormal"
+expect_grep "$WORK/out" '^  NaN +0x80 only; rounding a NaN gives 0x80$' "e5m2fnuz NaN"
+run "$MF" info e4m3b11fnuz
+expect_grep "$WORK/out" '^  min subnormal +0\.0001220703125 +0x1p-13 +code 0x01$' "e4m3b11fnuz min subnormal"
+expect_grep "$WORK/out" '^  zero +\+0 0x00, no -0 ' "e4m3b11fnuz zero"
+# ml_dtypes' float8_e4m3 is the IEEE-style e4m3ieee, not e4m3 (float8_e4m3fn)
+run "$MF" info float8_e4m3
+expect_grep "$WORK/out" '^e4m3ieee  ' "info float8_e4m3 is e4m3ieee"
+
+# The whole e4m3fnuz block, written by hand in tests/cli/expected/info_e4m3fnuz.txt.
+for name in e4m3fnuz FLOAT8_E4M3FNUZ; do
+    run "$MF" info $name
+    expect_rc 0 "info $name"
+    same "$HERE/expected/info_e4m3fnuz.txt" "$WORK/out" "info $name"
+done
 
 # One format: the whole e4m3 block, written by hand in tests/cli/expected/info_e4m3.txt.
 for name in e4m3 E4M3 fp8_e4m3 float8_e4m3fn; do
@@ -63,4 +113,4 @@ run "$MF" info e9m9
 expect_rc 2 "info with an unknown format"
 expect_grep "$WORK/err" "unknown format 'e9m9'" "info unknown format message"
 
-finish 30
+finish 50

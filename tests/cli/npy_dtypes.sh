@@ -7,6 +7,12 @@
 #   bfloat16 0x3f80, 0xc040, 0x3f00                   e5m2 ('<f1')  0x3c, 0xc2, 0x38
 #   e4m3     0x38, 0xc4, 0x30                         e2m1  0x2, 0xd, 0x1 (one per byte, low nibble)
 #   e8m0     127, 126, 129
+#   the FNUZ and IEEE-style FP8 formats ('<V1' too; ml_dtypes' names in the data line):
+#   e4m3fnuz    (bias 8)  1 = 0.1000.000 = 0x40, -3 = 1.1001.100 = 0xcc, 0.5 = 0.0111.000 = 0x38
+#   e5m2fnuz    (bias 16) 0.10000.00 = 0x40, 1.10001.10 = 0xc6, 0.01111.00 = 0x3c
+#   e4m3b11fnuz (bias 11) 0.1011.000 = 0x58, 1.1100.100 = 0xe4, 0.1010.000 = 0x50
+#   e4m3ieee    (bias 7, ml_dtypes float8_e4m3) as e4m3: 0x38, 0xc4, 0x30
+#   e3m4        (bias 3)  0.011.0000 = 0x30, 1.100.1000 = 0xc8, 0.010.0000 = 0x20
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/npy_lib.sh"
 
@@ -47,6 +53,11 @@ e2m1.npy;<V1;(3,);\002\015\001;1;--dtype e2m1;float4_e2m1fn;v
 e2m1hi.npy;<V1;(3,);\362\375\361;1;--dtype e2m1;float4_e2m1fn;v
 e8m0.npy;<V1;(3,);\177\176\201;1;--dtype e8m0;float8_e8m0fnu;p
 u1.npy;|u1;(3,);\070\304\060;1;--dtype e4m3;float8_e4m3fn;v
+e4m3fnuz.npy;<V1;(3,);\100\314\070;1;--dtype e4m3fnuz;float8_e4m3fnuz;v
+e5m2fnuz.npy;<V1;(3,);\100\306\074;1;--dtype float8_e5m2fnuz;float8_e5m2fnuz;v
+e4m3b11fnuz.npy;<V1;(3,);\130\344\120;1;--dtype e4m3b11fnuz;float8_e4m3b11fnuz;v
+e4m3ieee.npy;<V1;(3,);\070\304\060;1;--dtype float8_e4m3;float8_e4m3;v
+e3m4.npy;<V1;(3,);\060\310\040;1;--dtype e3m4;float8_e3m4;v
 CASES
 
 # --raw with --dtype reads other element types (host byte order; this assumes little-endian)
@@ -62,4 +73,4 @@ if little_endian; then
     same "$WORK/want_v" "$WORK/got" "raw e4m3 (.bin): the same table as text"
 fi
 
-finish 60
+finish 75

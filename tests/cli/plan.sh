@@ -115,6 +115,36 @@ run "$MF" plan f32 f64 -n 4611686018427387904
 expect_rc 1 "plan of 2^62 f64 elements"
 expect_grep "$WORK/err" '^minifloat: plan: element count too large for the address space$' "MF_E_SIZE message"
 
+# --profile: a profile's call runs element by element on one thread, on the portable backend (path
+# profile), whatever the CPU, n or the thread count; equal formats stay a copy (path portable).
+plan f32 e4m3 -n 5000 --profile ml_dtypes --threads 4
+expect_rc 0 "plan --profile ml_dtypes"
+expect_grep "$WORK/out" '^f32 -> e4m3, rn, ieee, n = 5000, threads 4, profile ml_dtypes \(' "header with a profile"
+[ "$(field backend) $(field path) $(field head) $(field body) $(field tail) $(field threads)" = \
+    "portable profile 0 5000 0 1" ] && pass || fail "plan --profile ml_dtypes: $(cat "$WORK/out")"
+for args in "bf16 e4m3fnuz --profile=TORCH" "f64 e8m0 -r rz --profile cuda" "e4m3 f32 --profile onnx"; do
+    # shellcheck disable=SC2086
+    plan $args
+    expect_rc 0 "plan $args"
+    [ "$(field path)" = profile ] && pass || fail "plan $args: path $(field path), want profile"
+done
+plan e4m3 e4m3 --profile ml_dtypes
+[ "$(field path)" = portable ] && pass || fail "plan e4m3 e4m3 --profile ml_dtypes: path $(field path), want portable"
+plan f32 e4m3 --profile default
+expect_grep "$WORK/out" '^f32 -> e4m3, rn, ieee, n = 4096 \(' "--profile default: no profile in the header"
+[ "$(field path)" != profile ] && pass || fail "plan --profile default: path profile"
+# what the system lacks: mf_convert_plan's MF_E_PROFILE, exit 1, the reason and mf_strerror's sentence
+run "$MF" plan f32 e2m1 --profile torch
+expect_rc 1 "plan f32 e2m1 --profile torch"
+expect_grep "$WORK/err" '^minifloat: plan: profile torch has no e2m1 \(docs/compat.md lists its formats and modes\): .+$' \
+    "plan --profile torch e2m1: message"
+[ -s "$WORK/out" ] && fail "plan f32 e2m1 --profile torch: wrote to stdout" || pass
+run "$MF" plan f32 e4m3 -r sr --profile onnx
+expect_rc 1 "plan -r sr --profile onnx"
+expect_grep "$WORK/err" '^minifloat: plan: profile onnx does not round f32 -> e4m3 in sr ' "plan sr under onnx: message"
+misuse "unknown profile 'numpy' \(default cuda ml_dtypes torch onnx\)" f32 e4m3 --profile numpy
+misuse "option '--profile' needs a profile" f32 e4m3 --profile
+
 # The usage names the command; `minifloat plan --help` prints it.
 for h in --help "plan --help" "plan -h"; do
     # shellcheck disable=SC2086
@@ -131,4 +161,4 @@ for args in "fp32 float8_e4m3fn --round=RZ --saturate" "f32 e4m3 --count=10 --th
     expect_rc 0 "plan $args"
 done
 
-finish 80
+finish 100

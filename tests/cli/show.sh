@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# cli_show: `minifloat show X` rounds X into every format. Each expected code is derived by hand
+# cli_show: `minifloat show X` rounds X into every format (the fourteen of `minifloat info`). Each expected code is derived by hand
 # from the format's grid around X (comments), never taken from the tool.
 . "$(dirname "$0")/common.sh"
 
@@ -20,6 +20,13 @@ show() { ARGS="$*"; run "$MF" show "$@"; expect_rc 0 "show $ARGS"; }
 #   e2m3 step 0.25 (bias 1, E=2): 3.25 = 0.10.101 = 0x15;  e3m2 step 0.5: 3 = 0.100.10 = 0x12
 #   e2m1 step 1: 3 = 0.10.1 = 0x5;  e8m0 between 2 and 4, above the linear midpoint 3 -> 4 = 0x81
 #   relative errors |y - x|/x, e.g. e4m3 (3.25 - 3.14159)/3.14159 = 3.451e-02
+# The FNUZ and IEEE-style FP8 formats follow e8m0 (same grid as e4m3/e5m2 in [2,4), other biases):
+#   e4m3fnuz    bias 8: E = 1+8 = 1001, step 0.25 -> 3.25 = 0|1001|101 = 0x4d
+#   e5m2fnuz    bias 16: E = 1+16 = 10001, step 0.5 -> 3 = 0|10001|10 = 0x46
+#   e4m3b11fnuz bias 11: E = 1+11 = 1100 -> 3.25 = 0|1100|101 = 0x65
+#   e4m3ieee    bias 7, as e4m3 below its top binade -> 0x45
+#   e3m4        bias 3: E = 1+3 = 100, step 2^-3: 3.14159/0.125 = 25.13 -> 25*0.125 = 3.125 = 1.1001b*2
+#               = 0|100|1001 = 0x49, rel. error 0.01659/3.14159 = 5.281e-03
 show 3.14159
 same "$HERE/expected/show_pi.txt" "$WORK/out" "show 3.14159"
 
@@ -108,6 +115,68 @@ show -4
 expect_grep "$WORK/out" '^e8m0 +0x81 +10000001 +4 +0 +.*\|x\|$' "show -4: e8m0 row"
 row e4m3 0xc8 -4 exact
 
+# The FNUZ formats (0x80 is the one NaN, no -0, no inf) and the IEEE-style e4m3ieee and e3m4
+# (docs/formats.md, "The FNUZ and the IEEE-style FP8 formats").
+#   1: e4m3fnuz E = 0+8 = 1000 -> 0x40; e5m2fnuz E = 16 = 10000 -> 0x40; e4m3b11fnuz E = 11 = 1011 -> 0x58;
+#      e4m3ieee 0x38 (as e4m3); e3m4 E = 3 = 011 -> 0|011|0000 = 0x30
+show 1
+row e4m3fnuz 0x40 1 exact
+row e5m2fnuz 0x40 1 exact
+row e4m3b11fnuz 0x58 1 exact
+row e4m3ieee 0x38 1 exact
+row e3m4 0x30 1 exact
+#   248 = midpoint of max 240 (1.111b*2^7, odd) and the virtual 256: ties to 256, an overflow:
+#   e4m3fnuz NaN 0x80 (decoded with its sign bit set: -nan), e4m3ieee +inf 0x78 (0|1111|000);
+#   e5m2fnuz has 256 = 1.00b*2^8 = 0|11000|00 = 0x60 (248 is 7/8 of the way from 224 to 256)
+show 248
+row e4m3fnuz 0x80 -nan overflow,inexact
+row e4m3ieee 0x78 inf overflow,inexact
+row e5m2fnuz 0x60 256 inexact
+#   saturating: +max, e4m3fnuz 0|1111|111 = 0x7f, e4m3ieee 0|1110|111 = 0x77
+show 248 --sat
+row e4m3fnuz 0x7f 240 overflow,inexact
+row e4m3ieee 0x77 240 overflow,inexact
+#   31 = midpoint of e4m3b11fnuz's max 30 (1.111b*2^4) and 32: NaN; 15.75 = midpoint of e3m4's max
+#   15.5 (1.1111b*2^3, odd) and 16: +inf 0|111|0000 = 0x70; 61440 as for e5m2: e5m2fnuz NaN
+show 31
+row e4m3b11fnuz 0x80 -nan overflow,inexact
+show 15.75
+row e3m4 0x70 inf overflow,inexact
+show 61440
+row e5m2fnuz 0x80 -nan overflow,inexact
+#   -0 and a negative value that rounds to zero: +0 in the fnuz formats, -0 (0x80) in the others
+show -0
+row e4m3fnuz 0x00 0 exact
+row e4m3ieee 0x80 -0 exact
+row e3m4 0x80 -0 exact
+show -1e-6
+row e5m2fnuz 0x00 0 underflow,inexact
+row e4m3b11fnuz 0x00 0 underflow,inexact
+row e4m3ieee 0x80 -0 underflow,inexact
+#   rd of a tiny negative value: the negative of the smallest subnormal, 0x81 = -2^(1-bias-m):
+#   e4m3fnuz -2^-10, e5m2fnuz -2^-17 = -7.62939453125e-06, e4m3b11fnuz -2^-13
+show -1e-6 -r rd
+row e4m3fnuz 0x81 -0.0009765625 subnormal,inexact
+row e5m2fnuz 0x81 -7.62939453125e-06 subnormal,inexact
+row e4m3b11fnuz 0x81 -0.0001220703125 subnormal,inexact
+#   NaN: 0x80 in the fnuz formats, the canonical 0x7f in e4m3ieee and e3m4
+show nan
+row e4m3b11fnuz 0x80 -nan nan
+row e4m3ieee 0x7f nan nan
+row e3m4 0x7f nan nan
+#   -inf: NaN 0x80 in the fnuz formats (no inf), -inf in e4m3ieee (1|1111|000) and e3m4 (1|111|0000);
+#   saturating: -max, 0xff in the fnuz formats, e4m3ieee 1|1110|111 = 0xf7, e3m4 1|110|1111 = 0xef
+show -inf
+row e4m3fnuz 0x80 -nan overflow,inexact
+row e4m3ieee 0xf8 -inf exact
+row e3m4 0xf0 -inf exact
+show -inf --saturate
+row e4m3fnuz 0xff -240 overflow,inexact
+row e5m2fnuz 0xff -57344 overflow,inexact
+row e4m3b11fnuz 0xff -30 overflow,inexact
+row e4m3ieee 0xf7 -240 overflow,inexact
+row e3m4 0xef -15.5 overflow,inexact
+
 # Misuse: exit status 2 and a message.
 for bad in "show" "show 1 2" "show abc" "show 1 -r rq" "show 1 --bogus" "show 1 -r" "show 1 --rbits 0x100000000"; do
     run "$MF" $bad
@@ -115,4 +184,4 @@ for bad in "show" "show 1 2" "show abc" "show 1 -r rq" "show 1 --bogus" "show 1 
     expect_grep "$WORK/err" '^minifloat: show: ' "$bad: message"
 done
 
-finish 60
+finish 95

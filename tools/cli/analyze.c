@@ -113,7 +113,8 @@ static int format_lookup(const char *name, int *item)
 static int parse_formats(const char *list, options *o)
 {
     int items[CLI_PLOT_MAX_FORMATS], k, rc;
-    rc = cli_parse_list(&voice, "--formats", "format", list, format_lookup, "f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 f32", items,
+    rc = cli_parse_list(&voice, "--formats", "format", list, format_lookup,
+                        "f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 f32 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4", items,
                         CLI_PLOT_MAX_FORMATS, &o->nformats);
     if (rc != 0)
         return rc;
@@ -836,6 +837,18 @@ static int write_plot(const column *cols, int nc, const options *o, const datase
 
 /* ---- the command -------------------------------------------------------------------------------- */
 
+/* Whether a target is an fnuz format (its overflow gives the NaN 0x80, as e4m3's gives 0x7f). */
+static int any_fnuz(const options *o)
+{
+    int k;
+    for (k = 0; k < o->nformats; k++) {
+        mf_format_desc d;
+        if (mf_format_describe(o->formats[k], &d) == MF_OK && d.is_signed && d.has_nan && !d.has_neg_zero)
+            return 1;
+    }
+    return 0;
+}
+
 static void print_report(const column *cols, int nc, const options *o, const dataset *ds)
 {
     const mf_analyze_report *r0 = &cols[0].base;
@@ -863,7 +876,9 @@ static void print_report(const column *cols, int nc, const options *o, const dat
         printf("|x|      min %.6g (2^%.2f), max %.6g (2^%.2f): %.1f binades\n", r0->amin, log2(r0->amin), r0->amax,
                log2(r0->amax), log2(r0->amax) - log2(r0->amin));
     printf("rounding %s, overflow %s\n", mf_round_name(o->round),
-           o->overflow == MF_OVERFLOW_SATURATE ? "saturates" : "IEEE (inf, NaN for e4m3)");
+           o->overflow == MF_OVERFLOW_SATURATE ? "saturates"
+           : any_fnuz(o)                       ? "IEEE (inf, NaN for e4m3 and the fnuz formats)"
+                                               : "IEEE (inf, NaN for e4m3)");
     if (o->scale_auto)
         printf("scale    auto: per format, the power of two nearest 1 that avoids overflow and lifts the\n"
                "         smallest |x| into the normal range, as far as the format's range allows\n");

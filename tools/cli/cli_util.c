@@ -193,6 +193,52 @@ int cli_parse_list(const cli_voice *v, const char *opt, const char *noun, const 
     }
 }
 
+/* ---- compatibility profiles --------------------------------------------------------------------- */
+
+const char *cli_profile_names(void)
+{
+    static char names[128];
+    if (!names[0]) {
+        size_t k = 0;
+        int p;
+        for (p = 0; p < MF_PROFILE_COUNT && k < sizeof names; p++)
+            k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", p ? " " : "", mf_profile_name((mf_profile)p));
+    }
+    return names;
+}
+
+int cli_parse_profile(const cli_voice *v, const char *cmd, const char *name, mf_profile *out)
+{
+    if (mf_profile_from_name(name, out) != MF_OK)
+        return cli_usage_error(v, "%s: unknown profile '%s' (%s)", cmd, name, cli_profile_names());
+    return 0;
+}
+
+/* Whether system p has format f at all (in some rounding mode). */
+static int profile_has(mf_profile p, mf_format f)
+{
+    int r;
+    for (r = 0; r < MF_ROUND_COUNT; r++)
+        if (mf_profile_supports(p, f, (mf_round)r))
+            return 1;
+    return 0;
+}
+
+int cli_convert_error(const cli_voice *v, const char *cmd, int rc, mf_format src, mf_format dst, const mf_opts *o)
+{
+    const char *pn = mf_profile_name(o->profile);
+    if (rc == MF_E_PROFILE && pn && (!profile_has(o->profile, src) || !profile_has(o->profile, dst)))
+        return cli_data_error(v, "%s: profile %s has no %s (docs/compat.md lists its formats and modes): %s", cmd, pn,
+                              mf_format_name(profile_has(o->profile, src) ? dst : src), mf_strerror(rc));
+    if (rc == MF_E_PROFILE && pn)
+        return cli_data_error(v,
+                              "%s: profile %s does not round %s -> %s in %s (docs/compat.md lists its formats and "
+                              "modes): %s",
+                              cmd, pn, mf_format_name(src), mf_format_name(dst), mf_round_name(o->round),
+                              mf_strerror(rc));
+    return cli_data_error(v, "%s: %s", cmd, mf_strerror(rc));
+}
+
 /* ---- output files ------------------------------------------------------------------------------- */
 
 int cli_out_open(cli_out *o, const char *path)
@@ -248,8 +294,11 @@ void cli_out_abort(cli_out *o)
 
 /* ---- formats ------------------------------------------------------------------------------------ */
 
-const mf_format cli_formats[CLI_N_FORMATS] = {MF_FP32,     MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
-                                              MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
+const mf_format cli_formats[CLI_N_FORMATS] = {MF_FP32,         MF_FP16,         MF_BF16,
+                                              MF_FP8_E4M3,     MF_FP8_E5M2,     MF_FP6_E2M3,
+                                              MF_FP6_E3M2,     MF_FP4_E2M1,     MF_E8M0,
+                                              MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ,
+                                              MF_FP8_E4M3IEEE, MF_FP8_E3M4};
 
 mf_format_desc cli_describe(mf_format f)
 {

@@ -65,6 +65,16 @@ typedef int (*cli_lookup)(const char *name, int *item);
 int cli_parse_list(const cli_voice *v, const char *opt, const char *noun, const char *list, cli_lookup lookup,
                    const char *known, int *items, int max, int *n);
 
+/* ---- compatibility profiles (docs/compat.md) ---------------------------------------------------- */
+
+/* The profile names, "default cuda ml_dtypes torch onnx", from mf_profile_name. */
+const char *cli_profile_names(void);
+/* The value of `cmd`'s --profile: 0 and *out, or a usage error naming the valid profiles. */
+int cli_parse_profile(const cli_voice *v, const char *cmd, const char *name, mf_profile *out);
+/* mf_convert's (or mf_convert_plan's) status rc for src -> dst under o: MF_E_PROFILE says which profile
+ * lacks which conversion, then mf_strerror's sentence; others just the sentence. Returns CLI_EXIT_DATA. */
+int cli_convert_error(const cli_voice *v, const char *cmd, int rc, mf_format src, mf_format dst, const mf_opts *o);
+
 /* ---- output files ------------------------------------------------------------------------------- */
 
 /* An output file that appears whole or not at all: written under a temporary name beside it
@@ -85,9 +95,12 @@ void cli_out_abort(cli_out *o);
 
 /* ---- formats, as info, show and convert print them ---------------------------------------------- */
 
-/* The nine formats of the generic contract, in table order. */
+/* The narrow formats and f32, in the order of docs/formats.md's table: the nine of the generic contract
+ * (f32 .. e8m0), then the FNUZ and IEEE-style FP8 formats. f64 is a source format and not listed. */
 extern const mf_format cli_formats[];
-#define CLI_N_FORMATS 9
+#define CLI_N_FORMATS 14
+/* Width of the format column in info's and show's tables: the longest tag, "e4m3b11fnuz". */
+#define CLI_FORMAT_COL 11
 
 /* mf_format_describe's facts (all zero for an unknown format). */
 mf_format_desc cli_describe(mf_format f);

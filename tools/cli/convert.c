@@ -117,7 +117,7 @@ static int flush_chunk(conv *c, size_t n)
     c->opts.sr_offset = c->done;
     rc = mf_convert(c->to, c->dst, c->from, c->src, n, &c->opts);
     if (rc != MF_OK)
-        return cli_data_error(&cli_tool, "convert: %s", mf_strerror(rc));
+        return cli_convert_error(&cli_tool, "convert", rc, c->from, c->to, &c->opts);
     c->done += n;
     c->total.overflow += st.overflow;
     c->total.underflow += st.underflow;
@@ -370,6 +370,11 @@ int cli_convert_main(int argc, char **argv)
                 return cli_usage_error(&cli_tool, "convert: option '%s' needs a rounding mode", a);
             if (mf_round_from_name(val, &c.opts.round) != MF_OK)
                 return cli_usage_error(&cli_tool, "convert: unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
+        } else if ((r = cli_opt_value(argc, argv, &i, "--profile", NULL, &val)) != 0) {
+            if (r < 0)
+                return cli_usage_error(&cli_tool, "convert: option '%s' needs a profile (%s)", a, cli_profile_names());
+            if ((rc = cli_parse_profile(&cli_tool, "convert", val, &c.opts.profile)) != 0)
+                return rc;
         } else if ((r = cli_opt_value(argc, argv, &i, "--seed", NULL, &val)) != 0) {
             if (r < 0 || !cli_parse_uint(val, UINT64_MAX, &c.opts.seed))
                 return cli_usage_error(&cli_tool, "convert: --seed needs an unsigned 64-bit number");
@@ -407,6 +412,10 @@ int cli_convert_main(int argc, char **argv)
         return cli_usage_error(&cli_tool, "convert: unknown format '%s'", from);
     c.dfrom = cli_describe(c.from);
     c.dto = cli_describe(c.to);
+    /* A call the library refuses whatever the data (a profile without the formats or the mode): said
+     * before any input is read, and nothing is written. */
+    if ((rc = mf_convert(c.to, NULL, c.from, NULL, 0, &c.opts)) != MF_OK)
+        return cli_convert_error(&cli_tool, "convert", rc, c.from, c.to, &c.opts);
 
     if (c.chunk && !reserve(&c, c.chunk))
         return cli_data_error(&cli_tool, "convert: out of memory");
@@ -414,9 +423,11 @@ int cli_convert_main(int argc, char **argv)
     if (fflush(stdout) != 0 && rc == 0)
         rc = cli_data_error(&cli_tool, "convert: write error: %s", strerror(errno));
     if (c.want_stats) {
-        fprintf(stderr, "minifloat: stats: %llu elements, %s -> %s, %s, %s\n", (unsigned long long)c.done,
+        fprintf(stderr, "minifloat: stats: %llu elements, %s -> %s, %s, %s%s%s\n", (unsigned long long)c.done,
                 c.dfrom.name, c.dto.name, mf_round_name(c.opts.round),
-                c.opts.overflow == MF_OVERFLOW_SATURATE ? "saturate" : "ieee");
+                c.opts.overflow == MF_OVERFLOW_SATURATE ? "saturate" : "ieee",
+                c.opts.profile != MF_PROFILE_DEFAULT ? ", profile " : "",
+                c.opts.profile != MF_PROFILE_DEFAULT ? mf_profile_name(c.opts.profile) : "");
         fprintf(stderr, "  overflow   %llu\n", (unsigned long long)c.total.overflow);
         fprintf(stderr, "  underflow  %llu\n", (unsigned long long)c.total.underflow);
         fprintf(stderr, "  subnormal  %llu\n", (unsigned long long)c.total.subnormal);

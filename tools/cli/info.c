@@ -61,10 +61,13 @@ static void info_format(mf_format f)
         printf("  %-14s none\n", "min subnormal");
     info_line("epsilon", d.epsilon, &d, 0, 0);
 
-    if (d.has_zero) {
+    if (d.has_zero && d.has_neg_zero) {
         cli_format_code(a, sizeof a, &d, 0);
         cli_format_code(b, sizeof b, &d, s);
         printf("  %-14s +0 %s, -0 %s\n", "zero", a, b);
+    } else if (d.has_zero) { /* fnuz: the code of -0 is the NaN */
+        cli_format_code(a, sizeof a, &d, 0);
+        printf("  %-14s +0 %s, no -0 (a zero result of either sign is %s)\n", "zero", a, a);
     } else {
         cli_format_code(a, sizeof a, &d, 0);
         printf("  %-14s none (code %s is the smallest value)\n", "zero", a);
@@ -84,6 +87,9 @@ static void info_format(mf_format f)
         cli_format_code(c, sizeof c, &d, s | (inf_code + 1));
         cli_format_code(e, sizeof e, &d, s | (s - 1));
         printf("  %-14s %s..%s, %s..%s", "NaN", a, b, c, e);
+    } else if (d.has_nan && d.is_signed && (d.nan_code & s)) { /* fnuz: 0x80, the code of -0 elsewhere */
+        cli_format_code(a, sizeof a, &d, d.nan_code);
+        printf("  %-14s %s only", "NaN", a);
     } else if (d.has_nan && d.is_signed) { /* e4m3: S.1111.111 */
         cli_format_code(a, sizeof a, &d, d.nan_code);
         cli_format_code(b, sizeof b, &d, s | d.nan_code);
@@ -106,13 +112,14 @@ static void info_format(mf_format f)
 static void info_summary(void)
 {
     size_t i;
-    printf("%-6s %-5s %-7s %-5s %-24s %-9s %s\n", "format", "bits", "S-E-M", "bias", "max", "specials", "title");
+    printf("%-*s %-5s %-7s %-5s %-24s %-9s %s\n", CLI_FORMAT_COL, "format", "bits", "S-E-M", "bias", "max", "specials",
+           "title");
     for (i = 0; i < CLI_N_FORMATS; i++) {
         mf_format_desc d = cli_describe(cli_formats[i]);
         char sem[16], val[64];
         snprintf(sem, sizeof sem, "%d-%d-%d", d.is_signed, d.exp_bits, d.man_bits);
         cli_format_value(val, sizeof val, d.max, 17);
-        printf("%-6s %-5d %-7s %-5d %-24s %-9s %s\n", d.name, d.bits, sem, d.bias, val,
+        printf("%-*s %-5d %-7s %-5d %-24s %-9s %s\n", CLI_FORMAT_COL, d.name, d.bits, sem, d.bias, val,
                d.has_inf ? "inf, NaN" : d.has_nan ? "NaN" : "-", d.title);
     }
 }

@@ -42,6 +42,11 @@ const char *cli_npy_type_name(mf_format f)
     case MF_FP6_E3M2: return "float6_e3m2fn";
     case MF_FP4_E2M1: return "float4_e2m1fn";
     case MF_E8M0: return "float8_e8m0fnu";
+    case MF_FP8_E4M3FNUZ: return "float8_e4m3fnuz";
+    case MF_FP8_E5M2FNUZ: return "float8_e5m2fnuz";
+    case MF_FP8_E4M3B11FNUZ: return "float8_e4m3b11fnuz";
+    case MF_FP8_E4M3IEEE: return "float8_e4m3"; /* ml_dtypes' IEEE-style E4M3, not float8_e4m3fn */
+    case MF_FP8_E3M4: return "float8_e3m4";
     default: return "unknown";
     }
 }
@@ -278,7 +283,8 @@ static int classify_descr(const char *d, int cut, mf_format hint, mf_format *fmt
                 set_err(err, esize,
                         "ambiguous dtype '%s': the file holds 1-byte codes but does not say which format "
                         "(ml_dtypes writes '<V1' for float8_e4m3fn, float8_e4m3fnuz, float4_e2m1fn, ...); "
-                        "say which format it is (e4m3, e5m2, e2m3, e3m2, e2m1 or e8m0)",
+                        "say which format it is (e4m3, e5m2, e2m3, e3m2, e2m1, e8m0, e4m3fnuz, e5m2fnuz, "
+                        "e4m3b11fnuz, e4m3ieee or e3m4)",
                         d);
                 return CLI_NPY_E_AMBIGUOUS;
             }

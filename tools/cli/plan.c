@@ -49,6 +49,11 @@ int cli_plan_main(int argc, char **argv)
                 return cli_usage_error(&cli_tool, "plan: option '%s' needs a rounding mode", a);
             if (mf_round_from_name(val, &opts.round) != MF_OK)
                 return cli_usage_error(&cli_tool, "plan: unknown rounding mode '%s' (rn rna rz ru rd ro sr)", val);
+        } else if ((r = cli_opt_value(argc, argv, &i, "--profile", NULL, &val)) != 0) {
+            if (r < 0)
+                return cli_usage_error(&cli_tool, "plan: option '%s' needs a profile (%s)", a, cli_profile_names());
+            if ((rc = cli_parse_profile(&cli_tool, "plan", val, &opts.profile)) != 0)
+                return rc;
         } else if ((r = cli_opt_value(argc, argv, &i, "--count", "-n", &val)) != 0) {
             if (r < 0 || !cli_parse_uint(val, SIZE_MAX, &n))
                 return cli_usage_error(&cli_tool, "plan: -n needs an unsigned number (elements of the call)");
@@ -84,7 +89,7 @@ int cli_plan_main(int argc, char **argv)
     rc = mf_convert_plan(fmt[1], (const void *)(uintptr_t)(64u + mis_dst), fmt[0],
                          (const void *)(uintptr_t)(64u + mis_src), (size_t)n, &opts, &p);
     if (rc != MF_OK)
-        return cli_data_error(&cli_tool, "plan: %s", mf_strerror(rc));
+        return cli_convert_error(&cli_tool, "plan", rc, fmt[0], fmt[1], &opts);
 
     printf("%s -> %s, %s, %s, n = %llu", mf_format_name(fmt[0]), mf_format_name(fmt[1]), mf_round_name(opts.round),
            opts.overflow == MF_OVERFLOW_SATURATE ? "saturate" : "ieee", (unsigned long long)n);
@@ -98,6 +103,8 @@ int cli_plan_main(int argc, char **argv)
         printf(", src +%u", (unsigned)mis_src);
     if (mis_dst)
         printf(", dst +%u", (unsigned)mis_dst);
+    if (opts.profile != MF_PROFILE_DEFAULT)
+        printf(", profile %s", mf_profile_name(opts.profile));
     printf(" (mf_backend: %s)\n", mf_backend());
 
     printf("backend   %s\n", p.backend ? p.backend : "-");

@@ -12,9 +12,10 @@
 
 static const struct {
     const char *name, *color;
-} colors[] = {{"f16", "#1f77b4"},  {"bf16", "#ff7f0e"}, {"e4m3", "#2ca02c"}, {"e5m2", "#9467bd"},
-              {"e2m1", "#8c564b"}, {"e2m3", "#17becf"}, {"e3m2", "#e377c2"}, {"f32", "#7f7f7f"},
-              {"e8m0", "#bcbd22"}};
+} colors[] = {{"f16", "#1f77b4"},      {"bf16", "#ff7f0e"},     {"e4m3", "#2ca02c"},     {"e5m2", "#9467bd"},
+              {"e2m1", "#8c564b"},     {"e2m3", "#17becf"},     {"e3m2", "#e377c2"},     {"f32", "#7f7f7f"},
+              {"e8m0", "#bcbd22"},     {"e4m3fnuz", "#1a6b1a"}, {"e5m2fnuz", "#5b3a8c"}, {"e4m3b11fnuz", "#8ca252"},
+              {"e4m3ieee", "#393b79"}, {"e3m4", "#7b4173"}};
 
 const char *cli_plot_format_color(const char *name)
 {

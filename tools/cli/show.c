@@ -110,8 +110,8 @@ int cli_show_main(int argc, char **argv)
             printf("rounding %s, overflow %s\n\n", mf_round_name(mode),
                    ovf == MF_OVERFLOW_SATURATE ? "saturate" : "ieee");
     }
-    printf("%-6s  %-10s  %-34s  %-23s  %-10s  %s\n", "format", "code", "sign|exponent|mantissa", "value",
-           x == 0 ? "abs. error" : "rel. error", "events");
+    printf("%-*s  %-10s  %-34s  %-23s  %-10s  %s\n", CLI_FORMAT_COL, "format", "code", "sign|exponent|mantissa",
+           "value", x == 0 ? "abs. error" : "rel. error", "events");
     for (k = 0; k < CLI_N_FORMATS; k++) {
         mf_format f = cli_formats[k];
         mf_format_desc d = cli_describe(f);
@@ -137,7 +137,7 @@ int cli_show_main(int argc, char **argv)
         else
             snprintf(es, sizeof es, "%.3e", fabs(y - ref) / fabs(ref));
         format_events(evs, sizeof evs, ev, !d.is_signed && x < 0);
-        printf("%-6s  %-10s  %-34s  %-23s  %-10s  %s\n", d.name, cs, fields, vs, es, evs);
+        printf("%-*s  %-10s  %-34s  %-23s  %-10s  %s\n", CLI_FORMAT_COL, d.name, cs, fields, vs, es, evs);
     }
     return 0;
 }
