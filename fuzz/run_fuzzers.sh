@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Run every libFuzzer target for SECONDS on a scratch copy of its corpus, JOBS targets at a time.
 # usage: fuzz/run_fuzzers.sh BUILD_DIR [SECONDS] [JOBS]   (BUILD_DIR configured with -DMF_BUILD_FUZZERS=ON)
+# SECONDS defaults to 10, as in scripts/setup.sh (which says why). Each run works on a scratch copy, so
+# what it finds is not kept: to grow a corpus, run one target by hand on fuzz/corpus/<target> itself, or
+# merge a long run's finds in with -merge=1.
 set -eu
 b=$1
-s=${2:-20}
+s=${2:-10}
 jobs=${3:-1}
 work=$(mktemp -d)
 
@@ -13,7 +16,7 @@ fuzz_one() {
     t=$1
     d=$work/$t
     mkdir -p "$d/corpus"
-    cp fuzz/corpus/$t/* "$d/corpus/"
+    cp "fuzz/corpus/$t/"* "$d/corpus/"
     if ! "$b/fuzz/$t" -max_total_time="$s" -print_final_stats=1 -artifact_prefix="$d/" "$d/corpus" 2>"$d/log"; then
         tail -n 40 "$d/log"
         echo "$t: failure; artifacts in $d"

@@ -13,8 +13,10 @@
 
 #include <minifloat.h>
 
-static const mf_format narrow[] = {MF_FP16, MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2,
-                                   MF_FP4_E2M1, MF_E8M0, MF_BF16};
+static const mf_format narrow[] = {MF_FP16,         MF_FP8_E4M3,     MF_FP8_E5M2,        MF_FP6_E2M3,
+                                   MF_FP6_E3M2,     MF_FP4_E2M1,     MF_E8M0,            MF_BF16,
+                                   MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE,
+                                   MF_FP8_E3M4};
 #define N_NARROW (sizeof narrow / sizeof narrow[0])
 
 /* xorshift for test data (deterministic). */
@@ -149,7 +151,7 @@ START_TEST(test_bulk_equals_scalar_f32)
         for (r = 0; r < MF_ROUND_COUNT; r++)
             for (o = 0; o < MF_OVERFLOW_COUNT; o++)
                 for (n = 0; n <= MAXN; n += (n < 40 ? 1 : 37)) {
-                    mf_opts opt = {(mf_round)r, (mf_overflow)o, 1234 + n, 7, NULL, 0};
+                    mf_opts opt = {(mf_round)r, (mf_overflow)o, 1234 + n, 7, NULL, 0, MF_PROFILE_DEFAULT};
                     size_t bytes = mf_storage_bytes(narrow[k], n);
                     memset(dst, 0xA5, sizeof dst);
                     ck_assert_int_eq(mf_convert(narrow[k], dst, MF_FP32, src, n, &opt), MF_OK);
@@ -197,7 +199,7 @@ START_TEST(test_bulk_any_pair)
             if (d == s)
                 continue;
             for (r = 0; r < MF_ROUND_COUNT; r++) {
-                mf_opts opt = {(mf_round)r, MF_OVERFLOW_SATURATE, 99, 0, NULL, 0};
+                mf_opts opt = {(mf_round)r, MF_OVERFLOW_SATURATE, 99, 0, NULL, 0, MF_PROFILE_DEFAULT};
                 ck_assert_int_eq(mf_convert((mf_format)d, dst, (mf_format)s, src, N, &opt), MF_OK);
                 for (i = 0; i < N; i++) {
                     if (d == MF_FP64) { /* exact, and saturating: inf becomes +-DBL_MAX */
@@ -284,7 +286,7 @@ START_TEST(test_stats_match_events)
         for (r = 0; r < MF_ROUND_COUNT; r++)
             for (o = 0; o < MF_OVERFLOW_COUNT; o++) {
                 mf_stats st, want;
-                mf_opts opt = {(mf_round)r, (mf_overflow)o, 5, 0, &st, 0};
+                mf_opts opt = {(mf_round)r, (mf_overflow)o, 5, 0, &st, 0, MF_PROFILE_DEFAULT};
                 memset(&want, 0, sizeof want);
                 memset(&st, 0xFF, sizeof st);
                 for (i = 0; i < N; i++) {
@@ -316,7 +318,7 @@ START_TEST(test_stats_hand_counted)
     float src[6] = {500.0f, 1e-6f, 0.001f, NAN, 1.0f, -INFINITY};
     uint8_t dst[6];
     mf_stats st;
-    mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, &st, 0};
+    mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
     ck_assert_int_eq(mf_convert(MF_FP8_E4M3, dst, MF_FP32, src, 6, &opt), MF_OK);
     ck_assert_uint_eq(st.overflow, 2);
     ck_assert_uint_eq(st.underflow, 1);
@@ -329,15 +331,40 @@ START_TEST(test_stats_hand_counted)
 }
 END_TEST
 
+/* The same by hand for e4m3fnuz (docs/formats.md): 500 overflows to the NaN 0x80, -1e-6 underflows to
+ * +0 (no -0), -0 becomes +0 exactly (no event), 0.001 is the subnormal 2^-10 (inexact), NaN is 0x80,
+ * 1.0 is 0x40 exactly, -inf becomes the NaN (overflow). Saturating: +-max instead of the NaN. */
+START_TEST(test_stats_hand_counted_fnuz)
+{
+    float src[7] = {500.0f, -1e-6f, -0.0f, 0.001f, NAN, 1.0f, -INFINITY};
+    static const uint8_t want_ieee[7] = {0x80, 0x00, 0x00, 0x01, 0x80, 0x40, 0x80};
+    static const uint8_t want_sat[7] = {0x7F, 0x00, 0x00, 0x01, 0x80, 0x40, 0xFF};
+    uint8_t dst[7];
+    int o, i;
+    for (o = 0; o < 2; o++) {
+        mf_stats st;
+        mf_opts opt = {MF_ROUND_NEAREST_EVEN, (mf_overflow)o, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
+        ck_assert_int_eq(mf_convert(MF_FP8_E4M3FNUZ, dst, MF_FP32, src, 7, &opt), MF_OK);
+        for (i = 0; i < 7; i++)
+            ck_assert_uint_eq(dst[i], o ? want_sat[i] : want_ieee[i]);
+        ck_assert_uint_eq(st.overflow, 2);
+        ck_assert_uint_eq(st.underflow, 1);
+        ck_assert_uint_eq(st.subnormal, 1);
+        ck_assert_uint_eq(st.nan, 1);
+        ck_assert_uint_eq(st.inexact, 4);
+    }
+}
+END_TEST
+
 /* ---- errors: each code, and nothing written ---------------------------------------------------- */
 START_TEST(test_errors_write_nothing)
 {
     float src[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     uint8_t dst[64];
     mf_stats st;
-    mf_opts bad_r = {(mf_round)7, MF_OVERFLOW_IEEE, 0, 0, &st, 0};
-    mf_opts bad_o = {MF_ROUND_NEAREST_EVEN, (mf_overflow)2, 0, 0, &st, 0};
-    mf_opts neg_r = {(mf_round)-1, MF_OVERFLOW_IEEE, 0, 0, &st, 0};
+    mf_opts bad_r = {(mf_round)7, MF_OVERFLOW_IEEE, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
+    mf_opts bad_o = {MF_ROUND_NEAREST_EVEN, (mf_overflow)2, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
+    mf_opts neg_r = {(mf_round)-1, MF_OVERFLOW_IEEE, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
     size_t i;
     memset(dst, 0x5A, sizeof dst);
     memset(&st, 0x77, sizeof st);
@@ -354,14 +381,14 @@ START_TEST(test_errors_write_nothing)
     ck_assert_uint_eq(st.overflow, 0x7777777777777777u);
     /* n = 0: success, nothing touched, NULL pointers allowed, stats zeroed */
     {
-        mf_opts ok = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, &st, 0};
+        mf_opts ok = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
         ck_assert_int_eq(mf_convert(MF_FP16, NULL, MF_FP32, NULL, 0, &ok), MF_OK);
         ck_assert_uint_eq(st.overflow, 0);
         ck_assert_uint_eq(st.nan, 0);
     }
-    for (i = 0; i <= 10; i++) /* MF_OK .. MF_E_DEVICE */
+    for (i = 0; i <= 11; i++) /* MF_OK .. MF_E_PROFILE */
         ck_assert_str_ne(mf_strerror(-(int)i), "unknown status code");
-    ck_assert_str_eq(mf_strerror(-11), "unknown status code");
+    ck_assert_str_eq(mf_strerror(-12), "unknown status code");
     ck_assert_str_eq(mf_strerror(-100), "unknown status code");
     ck_assert_str_eq(mf_strerror(42), "unknown status code");
 }
@@ -476,6 +503,8 @@ START_TEST(test_philox_known_answers)
     ck_assert_uint_eq(mf_sr_width(MF_BF16), 16);
     for (k = MF_FP8_E4M3; k <= MF_E8M0; k++)
         ck_assert_uint_eq(mf_sr_width((mf_format)k), 8);
+    for (k = MF_FP8_E4M3FNUZ; k <= MF_FP8_E3M4; k++)
+        ck_assert_uint_eq(mf_sr_width((mf_format)k), 8);
     /* the index wraps at 2^64: element 2^64 - 1 takes the top slice of word 2^(64 - sh) - 1 */
     ck_assert_uint_eq(mf_sr_rbits(7, UINT64_MAX, 8), mf_sr_bits(7, UINT64_MAX >> 2) & 0xFF000000u);
     ck_assert_uint_eq(mf_sr_rbits(7, UINT64_MAX, 16), mf_sr_bits(7, UINT64_MAX >> 1) & 0xFFFF0000u);
@@ -491,12 +520,12 @@ START_TEST(test_sr_split_invariance)
     for (i = 0; i < N; i++)
         src[i] = rnd_f32();
     {
-        mf_opts o = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, 0, NULL, 0};
+        mf_opts o = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, 0, NULL, 0, MF_PROFILE_DEFAULT};
         ck_assert_int_eq(mf_convert(MF_BF16, whole, MF_FP32, src, N, &o), MF_OK);
     }
     for (cut = 1; cut < N; cut += 97) {
-        mf_opts a = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, 0, NULL, 0};
-        mf_opts b = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, cut, NULL, 0};
+        mf_opts a = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, 0, NULL, 0, MF_PROFILE_DEFAULT};
+        mf_opts b = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 0xDEADBEEFCAFEu, cut, NULL, 0, MF_PROFILE_DEFAULT};
         ck_assert_int_eq(mf_convert(MF_BF16, parts, MF_FP32, src, cut, &a), MF_OK);
         ck_assert_int_eq(mf_convert(MF_BF16, parts + cut, MF_FP32, src + cut, N - cut, &b), MF_OK);
         ck_assert_int_eq(memcmp(whole, parts, sizeof whole), 0);
@@ -513,7 +542,7 @@ START_TEST(test_sr_unbiased)
     static float back[N];
     double mean = 0;
     size_t i;
-    mf_opts o = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 42, 0, NULL, 0};
+    mf_opts o = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 42, 0, NULL, 0, MF_PROFILE_DEFAULT};
     for (i = 0; i < N; i++)
         src[i] = 1.1f; /* between e4m3 1.0 and 1.125: p(up) = 0.8 */
     ck_assert_int_eq(mf_convert(MF_FP8_E4M3, dst, MF_FP32, src, N, &o), MF_OK);
@@ -542,8 +571,8 @@ START_TEST(test_threads_identical)
     for (k = 0; k < sizeof dsts / sizeof dsts[0]; k++)
         for (t = 2; t <= 7; t += 5) {
             mf_stats s1, sn;
-            mf_opts o1 = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 9, 123, &s1, 0};
-            mf_opts on = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 9, 123, &sn, t};
+            mf_opts o1 = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 9, 123, &s1, 0, MF_PROFILE_DEFAULT};
+            mf_opts on = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 9, 123, &sn, t, MF_PROFILE_DEFAULT};
             memset(one, 0x11, sizeof one);
             memset(many, 0x11, sizeof many);
             ck_assert_int_eq(mf_convert(dsts[k], one, MF_FP32, src, N, &o1), MF_OK);
@@ -557,7 +586,7 @@ START_TEST(test_threads_identical)
             ck_assert_uint_gt(s1.inexact, 0);
         }
     {
-        mf_opts bad = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, -1};
+        mf_opts bad = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, -1, MF_PROFILE_DEFAULT};
         ck_assert_int_eq(mf_convert(MF_FP16, one, MF_FP32, src, 10, &bad), MF_E_ARG);
     }
 }
@@ -584,6 +613,11 @@ START_TEST(test_describe_table)
         {MF_FP4_E2M1, "e2m1", 4, 2, 1, 1, 6.0, 0, 0},
         {MF_E8M0, "e8m0", 8, 8, 0, 127, 1.7014118346046923e38, 0, 1},
         {MF_FP64, "f64", 64, 11, 52, 1023, 1.7976931348623157e308, 1, 1},
+        {MF_FP8_E4M3FNUZ, "e4m3fnuz", 8, 4, 3, 8, 240.0, 0, 1},
+        {MF_FP8_E5M2FNUZ, "e5m2fnuz", 8, 5, 2, 16, 57344.0, 0, 1},
+        {MF_FP8_E4M3B11FNUZ, "e4m3b11fnuz", 8, 4, 3, 11, 30.0, 0, 1},
+        {MF_FP8_E4M3IEEE, "e4m3ieee", 8, 4, 3, 7, 240.0, 1, 1},
+        {MF_FP8_E3M4, "e3m4", 8, 3, 4, 3, 15.5, 1, 1},
     };
     size_t k;
     for (k = 0; k < sizeof t / sizeof t[0]; k++) {
@@ -617,6 +651,30 @@ START_TEST(test_describe_table)
         ck_assert(d.min_subnormal == ldexp(1.0, -24));
         ck_assert_uint_eq(d.inf_code, 0x7C00);
     }
+    { /* the FNUZ and IEEE-style FP8 formats: codes and extremes from docs/formats.md's table */
+        static const struct {
+            mf_format f;
+            uint32_t max_code, nan_code, inf_code;
+            int min_normal_exp, min_subnormal_exp, neg_zero;
+        } t8[] = {{MF_FP8_E4M3FNUZ, 0x7F, 0x80, 0, -7, -10, 0},   {MF_FP8_E5M2FNUZ, 0x7F, 0x80, 0, -15, -17, 0},
+                  {MF_FP8_E4M3B11FNUZ, 0x7F, 0x80, 0, -10, -13, 0}, {MF_FP8_E4M3IEEE, 0x77, 0x7F, 0x78, -6, -9, 1},
+                  {MF_FP8_E3M4, 0x6F, 0x7F, 0x70, -2, -6, 1}};
+        for (k = 0; k < sizeof t8 / sizeof t8[0]; k++) {
+            mf_format_desc d;
+            ck_assert_int_eq(mf_format_describe(t8[k].f, &d), MF_OK);
+            ck_assert_uint_eq(d.max_code, t8[k].max_code);
+            ck_assert_uint_eq(d.nan_code, t8[k].nan_code);
+            ck_assert_uint_eq(d.inf_code, t8[k].inf_code);
+            ck_assert(d.min_normal == ldexp(1.0, t8[k].min_normal_exp));
+            ck_assert(d.min_subnormal == ldexp(1.0, t8[k].min_subnormal_exp));
+            ck_assert(d.epsilon == ldexp(1.0, -d.man_bits));
+            ck_assert_int_eq(d.is_signed, 1);
+            ck_assert_int_eq(d.has_zero, 1);
+            ck_assert_int_eq(d.has_subnormals, 1);
+            ck_assert_int_eq(d.has_neg_zero, t8[k].neg_zero);
+            ck_assert(mf_to_f64(t8[k].f, d.max_code) == d.max);
+        }
+    }
     ck_assert_int_eq(mf_format_describe((mf_format)99, NULL), MF_E_NULL);
     {
         mf_format_desc d;
@@ -643,6 +701,22 @@ START_TEST(test_names)
     ck_assert_int_eq(f, MF_BF16);
     ck_assert_int_eq(mf_format_from_name("float8_e4m3fn", &f), MF_OK);
     ck_assert_int_eq(f, MF_FP8_E4M3);
+    /* ml_dtypes' names: its float8_e4m3 is the IEEE-style e4m3ieee, not OCP's e4m3 */
+    ck_assert_int_eq(mf_format_from_name("float8_e4m3", &f), MF_OK);
+    ck_assert_int_eq(f, MF_FP8_E4M3IEEE);
+    ck_assert_int_eq(mf_format_from_name("float8_e4m3fnuz", &f), MF_OK);
+    ck_assert_int_eq(f, MF_FP8_E4M3FNUZ);
+    ck_assert_int_eq(mf_format_from_name("float8_e5m2fnuz", &f), MF_OK);
+    ck_assert_int_eq(f, MF_FP8_E5M2FNUZ);
+    ck_assert_int_eq(mf_format_from_name("float8_e4m3b11fnuz", &f), MF_OK);
+    ck_assert_int_eq(f, MF_FP8_E4M3B11FNUZ);
+    ck_assert_int_eq(mf_format_from_name("float8_e3m4", &f), MF_OK);
+    ck_assert_int_eq(f, MF_FP8_E3M4);
+    for (i = 0; i < MF_FORMAT_COUNT; i++) { /* every tag names its format */
+        ck_assert_ptr_nonnull(mf_format_name((mf_format)i));
+        ck_assert_int_eq(mf_format_from_name(mf_format_name((mf_format)i), &f), MF_OK);
+        ck_assert_int_eq(f, i);
+    }
     ck_assert_int_eq(mf_format_from_name("e9m9", &f), MF_E_ARG);
     ck_assert_int_eq(mf_format_from_name(NULL, &f), MF_E_NULL);
     ck_assert_int_eq(mf_round_from_name("rx", &r), MF_E_ARG);
@@ -655,6 +729,8 @@ START_TEST(test_names)
     ck_assert_uint_eq(mf_storage_bytes(MF_FP4_E2M1, 5), 3);
     ck_assert_uint_eq(mf_storage_bytes(MF_FP6_E2M3, 5), 5);
     ck_assert_uint_eq(mf_storage_bytes(MF_FP64, 5), 40);
+    ck_assert_uint_eq(mf_storage_bytes(MF_FP8_E4M3FNUZ, 5), 5);
+    ck_assert_uint_eq(mf_storage_bytes(MF_FP8_E3M4, 5), 5);
     ck_assert_uint_eq(mf_storage_bytes((mf_format)77, 5), 0);
     ck_assert_uint_eq(mf_storage_bytes(MF_FP32, SIZE_MAX / 2), 0);
 }
@@ -688,6 +764,7 @@ int main(void)
     tcase_add_test(tc, test_bulk_decode_bits);
     tcase_add_test(tc, test_stats_match_events);
     tcase_add_test(tc, test_stats_hand_counted);
+    tcase_add_test(tc, test_stats_hand_counted_fnuz);
     tcase_add_test(tc, test_errors_write_nothing);
     tcase_add_test(tc, test_overlap);
     tcase_add_test(tc, test_layouts);

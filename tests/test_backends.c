@@ -69,12 +69,14 @@ enum { NMAX = 2100, GUARD = 64 };
  * either side), and the specials. */
 static float f32_input(void)
 {
-    static const mf_format fmts[] = {MF_FP16, MF_BF16, MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3,
-                                     MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
+    static const mf_format fmts[] = {MF_FP16,         MF_BF16,         MF_FP8_E4M3,        MF_FP8_E5M2,
+                                     MF_FP6_E2M3,     MF_FP6_E3M2,     MF_FP4_E2M1,        MF_E8M0,
+                                     MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE,
+                                     MF_FP8_E3M4};
     uint64_t r = next();
     uint32_t bits;
     float x;
-    mf_format f = fmts[(r >> 8) % 8];
+    mf_format f = fmts[(r >> 8) % (sizeof fmts / sizeof fmts[0])];
     mf_format_desc d;
     mf_format_describe(f, &d);
     switch (r & 7) {
@@ -270,7 +272,7 @@ static const plan_case plan_cases[] = {
 };
 
 static const char *const plan_paths[MF__PATH_COUNT] = {"none", "portable", "blocked", "direct",
-                                                      "w16", "lut", "lut_sr"};
+                                                      "w16", "lut", "lut_sr", "profile"};
 
 static int plan_column(const char *name)
 {
@@ -294,7 +296,7 @@ START_TEST(test_backends_plans)
             continue;
         for (k = 0; k < sizeof plan_cases / sizeof plan_cases[0]; k++) {
             const plan_case *c = &plan_cases[k];
-            mf_opts o = {c->r, c->ov, 99, 0, NULL, 0};
+            mf_opts o = {c->r, c->ov, 99, 0, NULL, 0, MF_PROFILE_DEFAULT};
             mf_stats st;
             mf__plan p;
             o.stats = c->stats ? &st : NULL;
@@ -325,7 +327,7 @@ END_TEST
 START_TEST(test_backends_plan_api)
 {
     mf_plan pl;
-    mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0};
+    mf_opts o = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
     const mf__backend *active = mf__backend_for(mf__backend_active(), MF_FP8_E4M3, MF_FP32);
     ck_assert_int_eq(mf_convert_plan(MF_FP8_E4M3, NULL, MF_FP32, NULL, 4095, &o, &pl), MF_OK);
     ck_assert_str_eq(pl.backend, active->name);
@@ -369,7 +371,7 @@ START_TEST(test_backends_all_pairs)
                         for (c = 0; c < 2; c++) {
                             mf_stats st;
                             mf_opts opt = {(mf_round)r, (mf_overflow)o, next(), (next() & 1) ? 0 : next() % 9,
-                                           c ? &st : NULL, 0};
+                                           c ? &st : NULL, 0, MF_PROFILE_DEFAULT};
                             check_one(backend, (mf_format)d, (mf_format)s, NMAX, 0, 0, &opt);
                             cases++;
                         }
@@ -406,7 +408,7 @@ START_TEST(test_backends_every_16bit_code)
                         for (o = 0; o < MF_OVERFLOW_COUNT; o++)
                             for (c = 0; c < 2; c++) {
                                 mf_stats st;
-                                mf_opts opt = {(mf_round)r, (mf_overflow)o, next(), 0, c ? &st : NULL, 0};
+                                mf_opts opt = {(mf_round)r, (mf_overflow)o, next(), 0, c ? &st : NULL, 0, MF_PROFILE_DEFAULT};
                                 check_one(backend, (mf_format)d, srcs[k], 2048, 0, 0, &opt);
                                 cases++;
                             }
@@ -440,7 +442,7 @@ START_TEST(test_backends_lengths)
                  * the Philox block counter's low word wraps */
                 const int sh = mf_sr_width(d) == 16 ? 1 : mf_sr_width(d) == 8 ? 2 : 0;
                 uint64_t off = (n % 5 == 0) ? ((uint64_t)1 << (34 + sh)) - 4 * (next() % 40) - next() % 4 : next() % 8;
-                mf_opts opt = {(mf_round)r, (mf_overflow)(n & 1), next(), off, (n & 2) ? &st : NULL, 0};
+                mf_opts opt = {(mf_round)r, (mf_overflow)(n & 1), next(), off, (n & 2) ? &st : NULL, 0, MF_PROFILE_DEFAULT};
                 size_t sfix = s == MF_FP4_E2M1 ? 0 : n % 8, dfix = (n / 8) % 8;
                 check_one(backend, d, s, n, sfix, dfix, &opt);
                 opt.round = MF_ROUND_STOCHASTIC;
@@ -477,7 +479,7 @@ START_TEST(test_backends_heads_tails)
             const mf_format s = pairs[k][0], d = pairs[k][1];
             for (n = 1000; n <= 1100; n++)
                 for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-                    mf_opts opt = {modes[m], (mf_overflow)((n + m) & 1), next(), next() % 32, NULL, 0};
+                    mf_opts opt = {modes[m], (mf_overflow)((n + m) & 1), next(), next() % 32, NULL, 0, MF_PROFILE_DEFAULT};
                     const size_t sfix = sbase + (s == MF_FP4_E2M1 ? 0 : (n * 7 + m * 13) % 64);
                     const size_t dfix = dbase + (n * 5 + m * 11) % 64;
                     fill(s, src_buf, n + 64);
@@ -528,7 +530,7 @@ START_TEST(test_backends_f16_nan_blocks)
                 {
                     static const mf_round modes[] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_TOWARD_ZERO, MF_ROUND_DOWN,
                                                      MF_ROUND_UP};
-                    mf_opts opt = {modes[p % 4], (mf_overflow)(v >> 1 & 1), 1, 0, NULL, 0};
+                    mf_opts opt = {modes[p % 4], (mf_overflow)(v >> 1 & 1), 1, 0, NULL, 0, MF_PROFILE_DEFAULT};
                     check_one(backend, MF_FP16, MF_FP32, n, sfix, base + 8 * (p % 8), &opt);
                     cases++;
                 }
@@ -575,7 +577,7 @@ START_TEST(test_backends_f64_ties)
             continue;
         for (r = 0; r < MF_ROUND_COUNT; r++)
             for (o = 0; o < MF_OVERFLOW_COUNT; o++) {
-                mf_opts opt = {(mf_round)r, (mf_overflow)o, 1, 0, NULL, 0};
+                mf_opts opt = {(mf_round)r, (mf_overflow)o, 1, 0, NULL, 0, MF_PROFILE_DEFAULT};
                 if (r == MF_ROUND_STOCHASTIC)
                     continue;
                 check_one(backend, MF_FP32, MF_FP64, NMAX, 0, 0, &opt);
@@ -596,7 +598,7 @@ START_TEST(test_backends_philox_wrap)
             continue;
         for (k = 0; k < 64; k++) {
             /* the wrap is at 2^34 stream words: element 2^36 of an 8-bit destination, 2^35 of bf16 */
-            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 77, ((uint64_t)1 << 36) - 4 * k - 1000, NULL, 0};
+            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, 77, ((uint64_t)1 << 36) - 4 * k - 1000, NULL, 0, MF_PROFILE_DEFAULT};
             check_one(backend, MF_FP8_E4M3, MF_FP32, 1500, 0, 0, &opt);
             opt.sr_offset = ((uint64_t)1 << 35) - 4 * k - 1000 + (k & 3);
             check_one(backend, MF_BF16, MF_FP32, 1500, 0, 0, &opt);
@@ -619,7 +621,7 @@ START_TEST(test_backends_philox_wrap)
         if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
         for (k = 0; k < 16; k++) {
-            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 78, ((uint64_t)1 << 35) - 8 * k - 1200 + (k & 7), NULL, 0};
+            mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 78, ((uint64_t)1 << 35) - 8 * k - 1200 + (k & 7), NULL, 0, MF_PROFILE_DEFAULT};
             check_one(backend, MF_FP16, MF_FP64, 2000, 0, 0, &opt);
             opt.sr_offset = ((uint64_t)1 << 34) - 4 * k - 1100 + (k & 3); /* binary32: a word an element */
             check_one(backend, MF_FP32, MF_FP64, 2000, 0, 0, &opt);
@@ -637,8 +639,23 @@ static const ref_mode ref_modes[MF_ROUND_COUNT] = {
     [MF_ROUND_NEAREST_EVEN] = REF_RN, [MF_ROUND_NEAREST_AWAY] = REF_RNA, [MF_ROUND_TOWARD_ZERO] = REF_RZ,
     [MF_ROUND_UP] = REF_RU,           [MF_ROUND_DOWN] = REF_RD,          [MF_ROUND_ODD] = REF_RO,
     [MF_ROUND_STOCHASTIC] = REF_SR};
-static const ref_format refs[MF_FORMAT_COUNT] = {REF_F32,  REF_F16,  REF_BF16, REF_E4M3, REF_E5M2,
-                                                 REF_E2M3, REF_E3M2, REF_E2M1, REF_E8M0, REF_F32};
+static const ref_format refs[MF_FORMAT_COUNT] = {
+    [MF_FP32] = REF_F32,         [MF_FP16] = REF_F16,         [MF_BF16] = REF_BF16,
+    [MF_FP8_E4M3] = REF_E4M3,    [MF_FP8_E5M2] = REF_E5M2,    [MF_FP6_E2M3] = REF_E2M3,
+    [MF_FP6_E3M2] = REF_E3M2,    [MF_FP4_E2M1] = REF_E2M1,    [MF_E8M0] = REF_E8M0,
+    [MF_FP64] = REF_F32, /* never a target of ref_round here */
+    [MF_FP8_E4M3FNUZ] = REF_E4M3FNUZ, [MF_FP8_E5M2FNUZ] = REF_E5M2FNUZ, [MF_FP8_E4M3B11FNUZ] = REF_E4M3B11FNUZ,
+    [MF_FP8_E4M3IEEE] = REF_E4M3IEEE, [MF_FP8_E3M4] = REF_E3M4};
+
+/* Every format has its own entry in refs (one appended to mf_format without one would read REF_F32). */
+START_TEST(test_backends_ref_names)
+{
+    int f;
+    for (f = 0; f < MF_FORMAT_COUNT; f++)
+        if (f != MF_FP64)
+            ck_assert_str_eq(ref_format_info(refs[f])->name, mf_format_name((mf_format)f));
+}
+END_TEST
 
 static uint32_t code_at(mf_format d, const uint8_t *p, size_t i)
 {
@@ -687,7 +704,9 @@ START_TEST(test_backends_sr_sweep)
                  {MF_FP16, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},       {MF_FP16, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
                  {MF_FP8_E4M3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},   {MF_FP8_E5M2, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE},
                  {MF_E8M0, MF_ROUND_ODD, MF_OVERFLOW_IEEE},              {MF_E8M0, MF_ROUND_ODD, MF_OVERFLOW_SATURATE},
-                 {MF_E8M0, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE}};
+                 {MF_E8M0, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE},
+                 /* an FNUZ and an IEEE-style FP8 format's bulk sr (the exhaustive tier sweeps them in rn only) */
+                 {MF_FP8_E4M3FNUZ, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE}, {MF_FP8_E3M4, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE}};
     static unsigned long calls;
     size_t ri, k;
     uint32_t c, j;
@@ -696,7 +715,7 @@ START_TEST(test_backends_sr_sweep)
      * backend's against the portable one's; one chunk in MF_TEST_SAMPLE */
     for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
         for (c = 0; c < 64; c++) {
-            const mf_opts o = {cases[k].r, cases[k].o, 0x9E3779B97F4A7C15u + c, (uint64_t)c << 20, NULL, 0};
+            const mf_opts o = {cases[k].r, cases[k].o, 0x9E3779B97F4A7C15u + c, (uint64_t)c << 20, NULL, 0, MF_PROFILE_DEFAULT};
             const size_t nb = mf_storage_bytes(cases[k].d, CH);
             if (!mf_test_take(&calls))
                 continue;
@@ -757,7 +776,7 @@ START_TEST(test_backends_f64_sr)
                 for (c = 0; c < 4; c++) {
                     /* offsets on a Philox block and off it (a portable head), odd for e2m1 too */
                     mf_opts o = {MF_ROUND_STOCHASTIC, pol ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE,
-                                 0xD1B54A32D192ED03u * (uint64_t)(c + 1), (uint64_t)c * 1000003u, NULL, 0};
+                                 0xD1B54A32D192ED03u * (uint64_t)(c + 1), (uint64_t)c * 1000003u, NULL, 0, MF_PROFILE_DEFAULT};
                     int bad = 0;
                     expected += N;
                     for (j = 0; j < N; j++) {
@@ -835,7 +854,7 @@ START_TEST(test_backends_streaming)
         /* the source at 0, 1 and 2 elements past a 64-byte boundary: the backends align their loads */
         for (sh = 0; sh < 3; sh++) {
             uint8_t *in = (uint8_t *)((uintptr_t)(in0 + 63) & ~(uintptr_t)63) + sh * eb;
-            const mf_opts o = {big[k].r, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0};
+            const mf_opts o = {big[k].r, MF_OVERFLOW_SATURATE, 1, 0, NULL, 0, MF_PROFILE_DEFAULT};
             for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
                 memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
             check_big(big[k].d, big[k].s, in, big[k].n, a, b, out_at + sh, db, &o, 1);
@@ -872,7 +891,7 @@ START_TEST(test_backends_sr_streaming)
         for (i = 0; i < sb; i += mf_storage_bytes(big[k].s, NMAX))
             memcpy(in + i, src_buf, sb - i < mf_storage_bytes(big[k].s, NMAX) ? sb - i : mf_storage_bytes(big[k].s, NMAX));
         {
-            const mf_opts o = {MF_ROUND_STOCHASTIC, (mf_overflow)(k & 1), 99 + k, big[k].off, NULL, 0};
+            const mf_opts o = {MF_ROUND_STOCHASTIC, (mf_overflow)(k & 1), 99 + k, big[k].off, NULL, 0, MF_PROFILE_DEFAULT};
             check_big(big[k].d, big[k].s, in, big[k].n, a, b, big[k].out_at, db, &o, 0);
         }
         free(in);
@@ -884,6 +903,13 @@ END_TEST
 
 /* The byte-table tests' pairs, and their inputs: every byte value in every 256 consecutive bytes */
 static const mf_format srcs[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0, MF_FP4_E2M1};
+/* The decode and reference tests' sources: those and the FNUZ and IEEE-style FP8 formats. (Their byte-table
+ * paths as sources are test_backends_all_pairs' business, NMAX elements being past bk_lut's 1024; the
+ * lengths, misalignments and streamed calls of those kernels do not depend on the source format.) */
+static const mf_format srcs_all[] = {MF_FP8_E4M3,     MF_FP8_E5M2,     MF_FP6_E2M3,        MF_FP6_E3M2,
+                                     MF_E8M0,         MF_FP4_E2M1,     MF_FP8_E4M3FNUZ,    MF_FP8_E5M2FNUZ,
+                                     MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE, MF_FP8_E3M4};
+#define N_SRCS_ALL (sizeof srcs_all / sizeof srcs_all[0])
 static const mf_format dsts[] = {MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
                                  MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0,     MF_FP4_E2M1};
 
@@ -961,7 +987,7 @@ START_TEST(test_backends_byte_tables)
                     for (o = 0; o < MF_OVERFLOW_COUNT; o++)
                         for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
                             const size_t n = lens[li], soff = li, doff = GUARD + 2 * li + 1;
-                            mf_opts opt = {(mf_round)r, (mf_overflow)o, 7, 0, NULL, 0};
+                            mf_opts opt = {(mf_round)r, (mf_overflow)o, 7, 0, NULL, 0, MF_PROFILE_DEFAULT};
                             if (r == MF_ROUND_STOCHASTIC)
                                 continue;
                             cases++;
@@ -971,7 +997,7 @@ START_TEST(test_backends_byte_tables)
             }
     }
     for (j = 0; j < sizeof streamed / sizeof streamed[0]; j++) {
-        const mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 7, 0, NULL, 0};
+        const mf_opts opt = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 7, 0, NULL, 0, MF_PROFILE_DEFAULT};
         const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
         check_big(streamed[j].d, streamed[j].s, bin + streamed[j].soff, streamed[j].n, ba, bb, streamed[j].doff, ob,
                   &opt, 0);
@@ -1001,30 +1027,30 @@ START_TEST(test_backends_every_byte_decoded)
     for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
         if (backend == &mf__backend_portable || !mf__backend_supported(backend))
             continue;
-        for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++)
+        for (si = 0; si < N_SRCS_ALL; si++)
             for (wi = 0; wi < 2; wi++)
                 for (o = 0; o < MF_OVERFLOW_COUNT; o++)
                     for (c = 0; c < 2; c++)
                         for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
                             mf_stats sw = {0, 0, 0, 0, 0}, sg = {0, 0, 0, 0, 0};
                             const size_t n = lens[li], soff = li, doff = GUARD + 4 * li + 1;
-                            mf_opts opt = {MF_ROUND_NEAREST_EVEN, (mf_overflow)o, 7, 0, c ? &sw : NULL, 0};
+                            mf_opts opt = {MF_ROUND_NEAREST_EVEN, (mf_overflow)o, 7, 0, c ? &sw : NULL, 0, MF_PROFILE_DEFAULT};
                             cases++;
                             memset(a, 0x5C, sizeof a);
                             memset(b, 0x5C, sizeof b);
-                            mf__backend_portable.convert(wide[wi], a + doff, srcs[si], in + soff, n, &opt, opt.stats);
+                            mf__backend_portable.convert(wide[wi], a + doff, srcs_all[si], in + soff, n, &opt, opt.stats);
                             opt.stats = c ? &sg : NULL;
-                            bk_convert(backend, wide[wi], b + doff, srcs[si], in + soff, n, &opt, opt.stats);
+                            bk_convert(backend, wide[wi], b + doff, srcs_all[si], in + soff, n, &opt, opt.stats);
                             MF_EXPECT(memcmp(a, b, sizeof a) == 0, "%s: %s -> %s %s, n %zu: output differs",
-                                      backend->name, mf_format_name(srcs[si]), mf_format_name(wide[wi]),
+                                      backend->name, mf_format_name(srcs_all[si]), mf_format_name(wide[wi]),
                                       mf_overflow_name(opt.overflow), n);
                             MF_EXPECT(sw.overflow == sg.overflow && sw.nan == sg.nan && sw.subnormal == sg.subnormal &&
                                           sw.inexact == sg.inexact && sw.underflow == sg.underflow,
-                                      "%s: %s -> %s %s: stats differ", backend->name, mf_format_name(srcs[si]),
+                                      "%s: %s -> %s %s: stats differ", backend->name, mf_format_name(srcs_all[si]),
                                       mf_format_name(wide[wi]), mf_overflow_name(opt.overflow));
                         }
     }
-    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 6 * 2 * MF_OVERFLOW_COUNT * 2 * 4);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * N_SRCS_ALL * 2 * MF_OVERFLOW_COUNT * 2 * 4);
 }
 END_TEST
 
@@ -1038,22 +1064,25 @@ END_TEST
  * in every backend, the portable one too, against tests/oracle/ref.c, which shares no code with src/: a narrow
  * value is exact in binary64, so ref_round(d, ref_decode(s, code)) is the answer (the rbits of sr from
  * mf_sr_rbits). Long enough for the byte tables (bk_lut from 1024 elements, bk_lut_sr from 8192) and the
- * backends' decoders; into f32 and f64 a NaN code need only give a NaN (decodes keep what payload there is). */
+ * backends' decoders; into f32 and f64 a NaN code need only give a NaN (decodes keep what payload there is).
+ * A pair a backend inherits runs its parent's code, checked where the parent is. */
 START_TEST(test_backends_narrow_vs_reference)
 {
-    static const mf_format dsts_all[] = {MF_FP32,     MF_FP64,     MF_FP16,     MF_BF16,     MF_FP8_E4M3,
-                                         MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
+    static const mf_format dsts_all[] = {MF_FP32,         MF_FP64,         MF_FP16,            MF_BF16,
+                                         MF_FP8_E4M3,     MF_FP8_E5M2,     MF_FP6_E2M3,        MF_FP6_E3M2,
+                                         MF_FP4_E2M1,     MF_E8M0,         MF_FP8_E4M3FNUZ,    MF_FP8_E5M2FNUZ,
+                                         MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE, MF_FP8_E3M4};
     enum { N = 8192 + 64 };
     static uint8_t in[N], out[8 * N];
     size_t ri, si, di, j;
-    unsigned long long checked = 0, expected = 0;
+    unsigned long long checked = 0, expected = 0, simd = 0;
     int r, pol;
     const mf__backend *backend;
     for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
         if (!mf__backend_supported(backend))
             continue;
-        for (si = 0; si < sizeof srcs / sizeof srcs[0]; si++) {
-            const mf_format s = srcs[si];
+        for (si = 0; si < N_SRCS_ALL; si++) {
+            const mf_format s = srcs_all[si];
             const uint32_t ncodes = s == MF_FP4_E2M1 ? 16u : (s == MF_FP6_E2M3 || s == MF_FP6_E3M2) ? 64u : 256u;
             for (j = 0; j < N; j++) /* every code, in a moving order */
                 if (s == MF_FP4_E2M1)
@@ -1062,14 +1091,15 @@ START_TEST(test_backends_narrow_vs_reference)
                     in[j] = (uint8_t)((j * 37 + j / ncodes) % ncodes);
             for (di = 0; di < sizeof dsts_all / sizeof dsts_all[0]; di++) {
                 const mf_format d = dsts_all[di];
-                if (d == s)
+                if (d == s || mf__backend_for(backend, d, s) != backend)
                     continue;
                 for (r = 0; r < MF_ROUND_COUNT; r++)
                     for (pol = 0; pol < 2; pol++) {
                         const size_t n = r == MF_ROUND_STOCHASTIC ? N : 2048;
                         mf_opts o = {(mf_round)r, pol ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE, 0x243F6A8885A308D3u,
-                                     (uint64_t)r * 64, NULL, 0};
+                                     (uint64_t)r * 64, NULL, 0, MF_PROFILE_DEFAULT};
                         expected += n;
+                        simd += backend != &mf__backend_portable ? n : 0;
                         bk_convert(backend, d, out, s, in, n, &o, NULL);
                         for (j = 0; j < n; j++, checked++) {
                             const uint32_t code = s == MF_FP4_E2M1 ? (uint32_t)(in[j / 2] >> (4 * (j & 1))) & 0xFu : in[j];
@@ -1103,6 +1133,7 @@ START_TEST(test_backends_narrow_vs_reference)
     }
     ck_assert_uint_eq(checked, expected);
     ck_assert_uint_ge(expected, 2ull * 6 * 9 * 2 * (6 * 2048 + N)); /* the portable backend and one more */
+    ck_assert_uint_ge(simd, 6ull * 9 * 2 * (6 * 2048 + N));          /* a SIMD backend's own pairs among them */
 }
 END_TEST
 
@@ -1138,7 +1169,7 @@ START_TEST(test_backends_byte_tables_sr)
                 for (o = 0; o < MF_OVERFLOW_COUNT; o++)
                     for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
                         const size_t n = lens[li], soff = srcs[si] == MF_FP4_E2M1 ? 0 : li + 1, doff = GUARD + 3 * li;
-                        mf_opts opt = {MF_ROUND_STOCHASTIC, (mf_overflow)o, 0x9E3779B97F4A7C15ull + li, offs[li], NULL, 0};
+                        mf_opts opt = {MF_ROUND_STOCHASTIC, (mf_overflow)o, 0x9E3779B97F4A7C15ull + li, offs[li], NULL, 0, MF_PROFILE_DEFAULT};
                         cases++;
                         if (!lut_case(backend, dsts[di], srcs[si], in + soff, n, doff, &opt, a, b, sizeof a))
                             break;
@@ -1151,7 +1182,7 @@ START_TEST(test_backends_byte_tables_sr)
         const size_t lb = (size_t)(-(uintptr_t)(bb + streamed[j].doff) & 63u);
         const size_t to_line = d4 ? 2 * lb : lb / mf_storage_bytes(streamed[j].d, 1);
         const uint64_t off = 4096 + ((uint64_t)(16 - to_line % 16) & 15u) + (streamed[j].line ? 0 : 2);
-        const mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 11, off, NULL, 0};
+        const mf_opts opt = {MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, 11, off, NULL, 0, MF_PROFILE_DEFAULT};
         const size_t ob = mf_storage_bytes(streamed[j].d, streamed[j].n) + streamed[j].doff + 64;
         check_big(streamed[j].d, streamed[j].s, bin + streamed[j].soff, streamed[j].n, ba, bb, streamed[j].doff, ob,
                   &opt, 0);
@@ -1202,7 +1233,7 @@ START_TEST(test_backends_ignore_fpenv)
                 for (r = 0; r < MF_ROUND_COUNT; r++)
                     for (o = 0; o < 2; o++)
                         for (e = 0; e < sizeof envs / sizeof envs[0]; e++) {
-                            mf_opts opt = {(mf_round)r, o ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE, 3, 0, NULL, 0};
+                            mf_opts opt = {(mf_round)r, o ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE, 3, 0, NULL, 0, MF_PROFILE_DEFAULT};
                             unsigned after;
                             memset(want, 0, sizeof want);
                             memset(got, 0, sizeof got);
@@ -1246,6 +1277,7 @@ int main(void)
         backends_tested += backend != &mf__backend_portable && mf__backend_supported(backend);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_backends_expected_backends);
+    tcase_add_test(tc, test_backends_ref_names);
     tcase_add_test(tc, test_backends_all_pairs);
     tcase_add_test(tc, test_backends_plans);
     tcase_add_test(tc, test_backends_plan_api);

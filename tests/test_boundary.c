@@ -7,6 +7,10 @@
  * payloads (quiet and signalling, both signs), all in both signs. mf_from_f32 is compared with the
  * textbook reference in every mode (sr with fixed, random and threshold rbits) and with MPFR; the
  * events of mf_from_f32_ev with those derived from the reference's result.
+ *
+ * Every code of every format narrower than f32 decoded (mf_to_f32 / mf_to_f64 against the reference's
+ * value, NaN codes against the bits of the decoding rule) and the decoded value re-encoded in every mode
+ * and policy (test_every_code).
  */
 #include "mf_test.h"
 #include <float.h>
@@ -23,9 +27,19 @@
 static const struct {
     ref_format r;
     mf_format m;
-} fmts[] = {{REF_F16, MF_FP16},       {REF_BF16, MF_BF16},       {REF_E4M3, MF_FP8_E4M3},
-            {REF_E5M2, MF_FP8_E5M2},  {REF_E2M3, MF_FP6_E2M3},   {REF_E3M2, MF_FP6_E3M2},
-            {REF_E2M1, MF_FP4_E2M1},  {REF_E8M0, MF_E8M0}};
+} fmts[] = {{REF_F16, MF_FP16},
+            {REF_BF16, MF_BF16},
+            {REF_E4M3, MF_FP8_E4M3},
+            {REF_E5M2, MF_FP8_E5M2},
+            {REF_E2M3, MF_FP6_E2M3},
+            {REF_E3M2, MF_FP6_E3M2},
+            {REF_E2M1, MF_FP4_E2M1},
+            {REF_E8M0, MF_E8M0},
+            {REF_E4M3FNUZ, MF_FP8_E4M3FNUZ},
+            {REF_E5M2FNUZ, MF_FP8_E5M2FNUZ},
+            {REF_E4M3B11FNUZ, MF_FP8_E4M3B11FNUZ},
+            {REF_E4M3IEEE, MF_FP8_E4M3IEEE},
+            {REF_E3M4, MF_FP8_E3M4}};
 #define NFMT (sizeof fmts / sizeof fmts[0])
 
 static const mf_round modes[REF_NMODES] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_NEAREST_AWAY, MF_ROUND_TOWARD_ZERO,
@@ -201,11 +215,97 @@ static void sweep_format(size_t k)
     ck_assert_uint_ge(taken, p.n / mf_test_sample());
     ck_assert_uint_eq(cases, taken * 2 * 2 * (REF_NMODES - 1 + N_RBITS));
     ck_assert_uint_eq(mpfr_cases, taken * 2 * 2 * (REF_NMODES - 1 + 2));
-    printf("boundary %-5s points %6zu of %6zu, cases %9zu (mpfr %8zu)\n", info->name, taken, p.n, cases, mpfr_cases);
+    printf("boundary %-11s points %6zu of %6zu, cases %9zu (mpfr %8zu)\n", info->name, taken, p.n, cases, mpfr_cases);
     free(p.v);
 }
 
 START_TEST(test_boundary_format) { sweep_format((size_t)_i); }
+END_TEST
+
+/* The bits a NaN code decodes to (docs/formats.md, "NaN in, widening"): the code's sign, the quiet bit
+ * and the code's mantissa at the top of the wider mantissa; bf16 -> f32 is the plain shift. FNUZ's
+ * 0x80: sign set, mantissa 0 (f32 0xFFC00000, f64 0xFFF8000000000000). */
+static uint32_t nan_f32_bits(ref_format rf, uint32_t code)
+{
+    const ref_info *f = ref_format_info(rf);
+    uint32_t m = code & ((1u << f->man_bits) - 1u), s = (f->sign_bit && (code & f->sign_bit)) ? 0x80000000u : 0u;
+    if (rf == REF_BF16)
+        return code << 16;
+    return s | 0x7FC00000u | (m << (23 - f->man_bits));
+}
+static uint64_t nan_f64_bits(ref_format rf, uint32_t code)
+{
+    const ref_info *f = ref_format_info(rf);
+    uint64_t m = code & ((1u << f->man_bits) - 1u);
+    uint64_t s = (f->sign_bit && (code & f->sign_bit)) ? (uint64_t)1 << 63 : 0u;
+    return s | 0x7FF8000000000000u | (m << (52 - f->man_bits));
+}
+
+/* Every code of every format: decoded exactly (the reference's value, the sign of zero, the NaN bits),
+ * and the decoded value converted back from f32 and from f64 in every mode and policy gives what the
+ * reference says, which is the code itself for finite codes (NaN codes give the canonical NaN, inf codes
+ * +-max when saturating). The named decoders agree with mf_to_f32 / mf_to_f64. */
+START_TEST(test_every_code)
+{
+    const ref_format rf = fmts[_i].r;
+    const mf_format mf = fmts[_i].m;
+    const ref_info *info = ref_format_info(rf);
+    const uint32_t ncodes = 1u << info->bits;
+    uint32_t c, nans = 0;
+    size_t cases = 0;
+    int m, sat;
+    for (c = 0; c < ncodes; c++) {
+        const double want = ref_decode(rf, c);
+        const float x = mf_to_f32(mf, c);
+        const double xd = mf_to_f64(mf, c);
+        if (isnan(want)) {
+            nans++;
+            MF_EXPECT(mf_test_f32_bits(x) == nan_f32_bits(rf, c), "%s 0x%x -> f32 0x%08x, want 0x%08x", info->name, c,
+                      mf_test_f32_bits(x), nan_f32_bits(rf, c));
+            MF_EXPECT(mf_test_f64_bits(xd) == nan_f64_bits(rf, c), "%s 0x%x -> f64 0x%016llx, want 0x%016llx",
+                      info->name, c, (unsigned long long)mf_test_f64_bits(xd),
+                      (unsigned long long)nan_f64_bits(rf, c));
+        } else {
+            MF_EXPECT((double)x == want && !signbit(x) == !signbit(want), "%s 0x%x -> f32 %a, want %a", info->name, c,
+                      (double)x, want);
+            MF_EXPECT(xd == want && !signbit(xd) == !signbit(want), "%s 0x%x -> f64 %a, want %a", info->name, c, xd,
+                      want);
+        }
+        for (m = 0; m < REF_NMODES; m++)
+            for (sat = 0; sat < 2; sat++) {
+                const mf_overflow pol = sat ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE;
+                const uint32_t rb = rnd32();
+                const uint32_t ref = ref_round(rf, want, m, sat, rb, NULL);
+                uint32_t expect = isnan(want) ? info->nan_code : c;
+                if (isinf(want) && sat)
+                    expect = (c & info->sign_bit) | info->max_code;
+                if (rf == REF_E8M0 && !isnan(want)) /* e8m0 has no sign: every code is itself */
+                    expect = c;
+                MF_EXPECT(ref == expect, "the reference re-encodes %s 0x%x as 0x%x (mode %d sat %d), want 0x%x",
+                          info->name, c, ref, m, sat, expect);
+                MF_EXPECT(mf_from_f32(mf, x, modes[m], pol, rb) == ref, "%s 0x%x -> f32 -> mode %d sat %d: 0x%x, want 0x%x",
+                          info->name, c, m, sat, mf_from_f32(mf, x, modes[m], pol, rb), ref);
+                MF_EXPECT(mf_from_f64(mf, xd, modes[m], pol, rb) == ref, "%s 0x%x -> f64 -> mode %d sat %d: 0x%x, want 0x%x",
+                          info->name, c, m, sat, mf_from_f64(mf, xd, modes[m], pol, rb), ref);
+                cases++;
+            }
+    }
+    /* the NaN codes the semantics give each format */
+    switch (rf) {
+    case REF_F16: ck_assert_uint_eq(nans, 2 * 1023); break;
+    case REF_BF16: ck_assert_uint_eq(nans, 2 * 127); break;
+    case REF_E4M3: ck_assert_uint_eq(nans, 2); break;
+    case REF_E5M2: ck_assert_uint_eq(nans, 2 * 3); break;
+    case REF_E8M0: ck_assert_uint_eq(nans, 1); break;
+    case REF_E4M3FNUZ:
+    case REF_E5M2FNUZ:
+    case REF_E4M3B11FNUZ: ck_assert_uint_eq(nans, 1); break; /* 0x80 only */
+    case REF_E4M3IEEE: ck_assert_uint_eq(nans, 2 * 7); break; /* 0x79..0x7F and 0xF9..0xFF */
+    case REF_E3M4: ck_assert_uint_eq(nans, 2 * 15); break;    /* 0x71..0x7F and 0xF1..0xFF */
+    default: ck_assert_uint_eq(nans, 0); break;               /* FP6, FP4 */
+    }
+    ck_assert_uint_eq(cases, (size_t)ncodes * REF_NMODES * 2);
+}
 END_TEST
 
 /* f32 -> f32 is the identity in every mode and policy, NaN payloads included (rule 9). */
@@ -314,13 +414,128 @@ START_TEST(test_oracle_examples)
 }
 END_TEST
 
+/* The same for the FNUZ and IEEE-style FP8 formats, worked by hand from docs/formats.md: both oracles,
+ * codes and events. */
+static void fp8_example(ref_format f, double x, int mode, int sat, uint32_t rbits, uint32_t want, unsigned want_ev)
+{
+    ref_events ev;
+    int ov;
+    const uint32_t got = ref_round(f, x, mode, sat, rbits, &ev);
+    ck_assert_msg(got == want, "ref %s %a mode %d sat %d: 0x%x, want 0x%x", ref_format_info(f)->name, x, mode, sat,
+                  got, want);
+    ck_assert_msg(ref_event_bits(&ev) == want_ev, "ref %s %a mode %d sat %d: events 0x%x, want 0x%x",
+                  ref_format_info(f)->name, x, mode, sat, ref_event_bits(&ev), want_ev);
+    ck_assert_msg(mpfr_ref_round(f, x, mode, sat, rbits, &ov) == want, "mpfr %s %a mode %d sat %d: 0x%x, want 0x%x",
+                  ref_format_info(f)->name, x, mode, sat, mpfr_ref_round(f, x, mode, sat, rbits, NULL), want);
+    ck_assert_int_eq(ov, isfinite(x) && (want_ev & MF_EVENT_OVERFLOW) != 0);
+}
+
+START_TEST(test_oracle_examples_fp8)
+{
+    const unsigned OV = MF_EVENT_OVERFLOW, UN = MF_EVENT_UNDERFLOW, SUB = MF_EVENT_SUBNORMAL, NA = MF_EVENT_NAN,
+                   IN = MF_EVENT_INEXACT;
+    /* e4m3fnuz: bias 8, max 240 = 0x7F, the virtual next 256; 248 is the tie above max */
+    fp8_example(REF_E4M3FNUZ, 240, REF_RN, 0, 0, 0x7F, 0);
+    fp8_example(REF_E4M3FNUZ, 248, REF_RN, 0, 0, 0x80, OV | IN);  /* IEEE: the NaN */
+    fp8_example(REF_E4M3FNUZ, -248, REF_RN, 0, 0, 0x80, OV | IN); /* the NaN has no sign */
+    fp8_example(REF_E4M3FNUZ, -248, REF_RN, 1, 0, 0xFF, OV | IN);
+    fp8_example(REF_E4M3FNUZ, 247, REF_RN, 0, 0, 0x7F, IN);
+    fp8_example(REF_E4M3FNUZ, 241, REF_RZ, 0, 0, 0x7F, IN); /* rz: 240 is no overflow */
+    fp8_example(REF_E4M3FNUZ, 241, REF_RU, 0, 0, 0x80, OV | IN);
+    fp8_example(REF_E4M3FNUZ, -241, REF_RU, 0, 0, 0xFF, IN);
+    fp8_example(REF_E4M3FNUZ, -241, REF_RD, 0, 0, 0x80, OV | IN);
+    fp8_example(REF_E4M3FNUZ, 241, REF_RO, 0, 0, 0x7F, IN); /* 0x7F is odd: ro stays at max */
+    fp8_example(REF_E4M3FNUZ, 256, REF_RO, 0, 0, 0x7F, OV | IN);
+    fp8_example(REF_E4M3FNUZ, INFINITY, REF_RN, 0, 0, 0x80, OV | IN);
+    fp8_example(REF_E4M3FNUZ, -INFINITY, REF_RN, 0, 0, 0x80, OV | IN);
+    fp8_example(REF_E4M3FNUZ, -INFINITY, REF_RZ, 1, 0, 0xFF, OV | IN);
+    fp8_example(REF_E4M3FNUZ, -NAN, REF_RN, 0, 0, 0x80, NA);
+    fp8_example(REF_E4M3FNUZ, 1.0, REF_RN, 0, 0, 0x40, 0);
+    fp8_example(REF_E4M3FNUZ, -1.0, REF_RN, 0, 0, 0xC0, 0);
+    fp8_example(REF_E4M3FNUZ, 0x1p-7, REF_RN, 0, 0, 0x08, 0);       /* the smallest normal */
+    fp8_example(REF_E4M3FNUZ, 0x1p-10, REF_RN, 0, 0, 0x01, SUB);    /* the smallest subnormal */
+    fp8_example(REF_E4M3FNUZ, -0x1p-10, REF_RN, 0, 0, 0x81, SUB);
+    fp8_example(REF_E4M3FNUZ, -0.0, REF_RN, 0, 0, 0x00, 0);         /* no -0; exact, no underflow */
+    fp8_example(REF_E4M3FNUZ, -0.0, REF_RD, 1, 0, 0x00, 0);
+    fp8_example(REF_E4M3FNUZ, -0x1p-11, REF_RN, 0, 0, 0x00, UN | IN); /* a tie with -min: even, +0 */
+    fp8_example(REF_E4M3FNUZ, -0x1p-12, REF_RZ, 0, 0, 0x00, UN | IN);
+    fp8_example(REF_E4M3FNUZ, -0x1p-12, REF_RU, 0, 0, 0x00, UN | IN);
+    fp8_example(REF_E4M3FNUZ, -0x1p-12, REF_RD, 0, 0, 0x81, SUB | IN); /* rd: -min */
+    fp8_example(REF_E4M3FNUZ, -0x1p-12, REF_RO, 0, 0, 0x81, SUB | IN); /* ro: 0 inexact -> last bit */
+    fp8_example(REF_E4M3FNUZ, -0x1p-12, REF_RNA, 0, 0, 0x00, UN | IN);
+    fp8_example(REF_E4M3FNUZ, -0x1p-11, REF_RNA, 0, 0, 0x81, SUB | IN); /* the tie goes away */
+    /* sr of -2^-12 = a quarter of min: up (to -min) iff rbits >= 0xC0000000, else +0 */
+    fp8_example(REF_E4M3FNUZ, -0x1p-12, REF_SR, 0, 0xBFFFFFFFu, 0x00, UN | IN);
+    fp8_example(REF_E4M3FNUZ, -0x1p-12, REF_SR, 0, 0xC0000000u, 0x81, SUB | IN);
+    /* e5m2fnuz: bias 16, max 57344 = 0x7F (odd); 61440 ties to the virtual 65536 */
+    fp8_example(REF_E5M2FNUZ, 57344, REF_RN, 0, 0, 0x7F, 0);
+    fp8_example(REF_E5M2FNUZ, 61440, REF_RN, 0, 0, 0x80, OV | IN);
+    fp8_example(REF_E5M2FNUZ, 61440, REF_RN, 1, 0, 0x7F, OV | IN);
+    fp8_example(REF_E5M2FNUZ, 61439, REF_RN, 0, 0, 0x7F, IN);
+    fp8_example(REF_E5M2FNUZ, 1.0, REF_RN, 0, 0, 0x40, 0);
+    fp8_example(REF_E5M2FNUZ, 0x1p-15, REF_RN, 0, 0, 0x04, 0);
+    fp8_example(REF_E5M2FNUZ, 0x1p-17, REF_RN, 0, 0, 0x01, SUB);
+    fp8_example(REF_E5M2FNUZ, -0x1p-18, REF_RN, 0, 0, 0x00, UN | IN);
+    fp8_example(REF_E5M2FNUZ, -0x1p-18, REF_RD, 0, 0, 0x81, SUB | IN);
+    /* e4m3b11fnuz: bias 11, max 30 = 0x7F, the virtual 32: 31 is the tie */
+    fp8_example(REF_E4M3B11FNUZ, 30, REF_RN, 0, 0, 0x7F, 0);
+    fp8_example(REF_E4M3B11FNUZ, 31, REF_RN, 0, 0, 0x80, OV | IN);
+    fp8_example(REF_E4M3B11FNUZ, -31, REF_RN, 1, 0, 0xFF, OV | IN);
+    fp8_example(REF_E4M3B11FNUZ, 30.5, REF_RN, 0, 0, 0x7F, IN);
+    fp8_example(REF_E4M3B11FNUZ, 1.0, REF_RN, 0, 0, 0x58, 0);
+    fp8_example(REF_E4M3B11FNUZ, 0x1p-10, REF_RN, 0, 0, 0x08, 0);
+    fp8_example(REF_E4M3B11FNUZ, 0x1p-13, REF_RN, 0, 0, 0x01, SUB);
+    fp8_example(REF_E4M3B11FNUZ, -0x1p-14, REF_RN, 0, 0, 0x00, UN | IN);
+    /* e4m3ieee: max 240 = 0x77 (odd), inf 0x78, NaN made 0x7F, -0 = 0x80 */
+    fp8_example(REF_E4M3IEEE, 240, REF_RN, 0, 0, 0x77, 0);
+    fp8_example(REF_E4M3IEEE, 248, REF_RN, 0, 0, 0x78, OV | IN);
+    fp8_example(REF_E4M3IEEE, -248, REF_RN, 0, 0, 0xF8, OV | IN);
+    fp8_example(REF_E4M3IEEE, -248, REF_RN, 1, 0, 0xF7, OV | IN);
+    fp8_example(REF_E4M3IEEE, 1000, REF_RZ, 0, 0, 0x77, OV | IN);
+    fp8_example(REF_E4M3IEEE, -1000, REF_RU, 0, 0, 0xF7, OV | IN);
+    fp8_example(REF_E4M3IEEE, -1000, REF_RD, 0, 0, 0xF8, OV | IN);
+    fp8_example(REF_E4M3IEEE, INFINITY, REF_RN, 0, 0, 0x78, 0);
+    fp8_example(REF_E4M3IEEE, -INFINITY, REF_RN, 1, 0, 0xF7, OV | IN);
+    fp8_example(REF_E4M3IEEE, NAN, REF_RN, 0, 0, 0x7F, NA);
+    fp8_example(REF_E4M3IEEE, 1.0, REF_RN, 0, 0, 0x38, 0);
+    fp8_example(REF_E4M3IEEE, -0.0, REF_RN, 0, 0, 0x80, 0);
+    fp8_example(REF_E4M3IEEE, -0x1p-10, REF_RN, 0, 0, 0x80, UN | IN); /* keeps its sign */
+    fp8_example(REF_E4M3IEEE, 0x1p-9, REF_RN, 0, 0, 0x01, SUB);
+    /* e3m4: bias 3, max 15.5 = 0x6F (odd), inf 0x70 = the virtual 16: 15.75 is the tie */
+    fp8_example(REF_E3M4, 15.5, REF_RN, 0, 0, 0x6F, 0);
+    fp8_example(REF_E3M4, 15.75, REF_RN, 0, 0, 0x70, OV | IN);
+    fp8_example(REF_E3M4, 15.75, REF_RN, 1, 0, 0x6F, OV | IN);
+    fp8_example(REF_E3M4, -15.75, REF_RNA, 0, 0, 0xF0, OV | IN);
+    fp8_example(REF_E3M4, 1.0, REF_RN, 0, 0, 0x30, 0);
+    fp8_example(REF_E3M4, 1.03125, REF_RN, 0, 0, 0x30, IN); /* a tie with 1.0625: to even */
+    fp8_example(REF_E3M4, 1.03125, REF_RNA, 0, 0, 0x31, IN);
+    fp8_example(REF_E3M4, 0.25, REF_RN, 0, 0, 0x10, 0); /* the smallest normal */
+    fp8_example(REF_E3M4, 0x1p-6, REF_RN, 0, 0, 0x01, SUB);
+    fp8_example(REF_E3M4, 0x1p-7, REF_RN, 0, 0, 0x00, UN | IN);
+    fp8_example(REF_E3M4, -INFINITY, REF_RN, 0, 0, 0xF0, 0);
+    fp8_example(REF_E3M4, NAN, REF_RN, 0, 0, 0x7F, NA);
+    /* decoding: the NaN codes, the largest values, the FNUZ 0x80 and 0x81 */
+    ck_assert(isnan(ref_decode(REF_E4M3FNUZ, 0x80)) && isnan(ref_decode(REF_E5M2FNUZ, 0x80)) &&
+              isnan(ref_decode(REF_E4M3B11FNUZ, 0x80)));
+    ck_assert(ref_decode(REF_E4M3FNUZ, 0x81) == -0x1p-10 && ref_decode(REF_E4M3FNUZ, 0xFF) == -240);
+    ck_assert(ref_decode(REF_E5M2FNUZ, 0x81) == -0x1p-17 && ref_decode(REF_E5M2FNUZ, 0xFF) == -57344);
+    ck_assert(ref_decode(REF_E4M3B11FNUZ, 0x81) == -0x1p-13 && ref_decode(REF_E4M3B11FNUZ, 0xFF) == -30);
+    ck_assert(ref_decode(REF_E4M3IEEE, 0x78) == INFINITY && isnan(ref_decode(REF_E4M3IEEE, 0x79)) &&
+              ref_decode(REF_E4M3IEEE, 0xF7) == -240 && signbit(ref_decode(REF_E4M3IEEE, 0x80)));
+    ck_assert(ref_decode(REF_E3M4, 0xF0) == -INFINITY && isnan(ref_decode(REF_E3M4, 0x71)) &&
+              ref_decode(REF_E3M4, 0x6F) == 15.5 && ref_decode(REF_E3M4, 0x01) == 0x1p-6);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("boundary");
     TCase *tc = tcase_create("boundary");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_oracle_examples);
+    tcase_add_test(tc, test_oracle_examples_fp8);
     tcase_add_loop_test(tc, test_boundary_format, 0, (int)NFMT);
+    tcase_add_loop_test(tc, test_every_code, 0, (int)NFMT);
     tcase_add_test(tc, test_f32_identity);
     tcase_add_test(tc, test_f32_identity_subnormal_event);
     tcase_add_test(tc, test_e8m0_negative_exact);

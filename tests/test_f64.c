@@ -21,9 +21,20 @@
 static const struct {
     ref_format r;
     mf_format m;
-} fmts[] = {{REF_F32, MF_FP32},      {REF_F16, MF_FP16},      {REF_BF16, MF_BF16},
-            {REF_E4M3, MF_FP8_E4M3}, {REF_E5M2, MF_FP8_E5M2}, {REF_E2M3, MF_FP6_E2M3},
-            {REF_E3M2, MF_FP6_E3M2}, {REF_E2M1, MF_FP4_E2M1}, {REF_E8M0, MF_E8M0}};
+} fmts[] = {{REF_F32, MF_FP32},
+            {REF_F16, MF_FP16},
+            {REF_BF16, MF_BF16},
+            {REF_E4M3, MF_FP8_E4M3},
+            {REF_E5M2, MF_FP8_E5M2},
+            {REF_E2M3, MF_FP6_E2M3},
+            {REF_E3M2, MF_FP6_E3M2},
+            {REF_E2M1, MF_FP4_E2M1},
+            {REF_E8M0, MF_E8M0},
+            {REF_E4M3FNUZ, MF_FP8_E4M3FNUZ},
+            {REF_E5M2FNUZ, MF_FP8_E5M2FNUZ},
+            {REF_E4M3B11FNUZ, MF_FP8_E4M3B11FNUZ},
+            {REF_E4M3IEEE, MF_FP8_E4M3IEEE},
+            {REF_E3M4, MF_FP8_E3M4}};
 #define NFMT (sizeof fmts / sizeof fmts[0])
 
 static const mf_round modes[REF_NMODES] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_NEAREST_AWAY, MF_ROUND_TOWARD_ZERO,
@@ -253,7 +264,7 @@ START_TEST(test_f64_boundary)
     ck_assert_uint_ge(p.n, 8 * pairs);
     if (fmts[k].r != REF_F32)
         ck_assert_uint_gt(c.double_rounded, 0);
-    printf("f64 boundary -> %-5s inputs %7zu cases %9zu mpfr %8zu via-f32-would-differ %zu\n",
+    printf("f64 boundary -> %-11s inputs %7zu cases %9zu mpfr %8zu via-f32-would-differ %zu\n",
            ref_format_info(fmts[k].r)->name, 2 * taken, c.cases, c.mpfr, c.double_rounded);
     free(p.v);
 }
@@ -272,7 +283,7 @@ START_TEST(test_f64_random)
     ck_assert_uint_eq(c.mpfr, n * MPFR_PER_INPUT);
     if (fmts[k].r != REF_F32) /* the random set must contain double-rounding traps */
         ck_assert_uint_gt(c.double_rounded, 0);
-    printf("f64 random   -> %-5s inputs %7d cases %9zu mpfr %8zu via-f32-would-differ %zu\n",
+    printf("f64 random   -> %-11s inputs %7d cases %9zu mpfr %8zu via-f32-would-differ %zu\n",
            ref_format_info(fmts[k].r)->name, (int)n, c.cases, c.mpfr, c.double_rounded);
 }
 END_TEST
@@ -307,12 +318,36 @@ START_TEST(test_f64_example)
 }
 END_TEST
 
+/* The same trap at the FNUZ edges. One f64 ulp below 248 (the midpoint of e4m3fnuz's max 240 and the
+ * virtual 256) is nearer 240: 0x7F; through f32 it becomes the tie 248, which overflows to the NaN 0x80.
+ * One f64 ulp beyond -2^-11 (half the smallest subnormal, negative) is nearer -2^-10: 0x81; through f32
+ * it becomes the tie -2^-11, which goes to even: zero, +0 (0x00) in a format without -0. */
+START_TEST(test_f64_example_fnuz)
+{
+    const double below = nextafter(248.0, 0.0), beyond = nextafter(-0x1p-11, -INFINITY);
+    ck_assert(below == 248.0 - 0x1p-45 && (float)below == 248.0f && (float)beyond == -0x1p-11f);
+    ck_assert_uint_eq(mf_from_f64(MF_FP8_E4M3FNUZ, below, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0), 0x7F);
+    ck_assert_uint_eq(mf_from_f32(MF_FP8_E4M3FNUZ, (float)below, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0), 0x80);
+    ck_assert_uint_eq(mf_from_f64(MF_FP8_E4M3FNUZ, beyond, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0), 0x81);
+    ck_assert_uint_eq(mf_from_f32(MF_FP8_E4M3FNUZ, (float)beyond, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0), 0x00);
+    ck_assert_uint_eq(ref_round(REF_E4M3FNUZ, below, REF_RN, 0, 0, NULL), 0x7F);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E4M3FNUZ, below, REF_RN, 0, 0, NULL), 0x7F);
+    ck_assert_uint_eq(ref_round(REF_E4M3FNUZ, beyond, REF_RN, 0, 0, NULL), 0x81);
+    ck_assert_uint_eq(mpfr_ref_round(REF_E4M3FNUZ, beyond, REF_RN, 0, 0, NULL), 0x81);
+    /* e3m4: one f64 ulp below 15.75 (the midpoint of max 15.5 and inf) stays finite */
+    ck_assert_uint_eq(mf_from_f64(MF_FP8_E3M4, nextafter(15.75, 0.0), MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0),
+                      0x6F);
+    ck_assert_uint_eq(mf_from_f64(MF_FP8_E3M4, 15.75, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0), 0x70);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("f64");
     TCase *tc = tcase_create("f64");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_f64_example);
+    tcase_add_test(tc, test_f64_example_fnuz);
     tcase_add_loop_test(tc, test_f64_boundary, 0, (int)NFMT);
     tcase_add_loop_test(tc, test_f64_random, 0, (int)NFMT);
     suite_add_tcase(s, tc);

@@ -18,8 +18,10 @@ static uint64_t next(void)
     return state;
 }
 
-static const mf_format narrow[] = {MF_FP16, MF_BF16, MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3,
-                                   MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0};
+static const mf_format narrow[] = {MF_FP16,         MF_BF16,         MF_FP8_E4M3,        MF_FP8_E5M2,
+                                   MF_FP6_E2M3,     MF_FP6_E3M2,     MF_FP4_E2M1,        MF_E8M0,
+                                   MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE,
+                                   MF_FP8_E3M4};
 
 /* An f64 near a midpoint or a grid point of fmt: a random code, half its ulp, a few f64 ulps off. */
 static double near_boundary(mf_format fmt)

@@ -30,7 +30,9 @@ static const struct {
 } fmt_names[] = {{"f32", MF_FP32, REF_F32},        {"f16", MF_FP16, REF_F16},       {"bf16", MF_BF16, REF_BF16},
                  {"e4m3", MF_FP8_E4M3, REF_E4M3}, {"e5m2", MF_FP8_E5M2, REF_E5M2}, {"e2m3", MF_FP6_E2M3, REF_E2M3},
                  {"e3m2", MF_FP6_E3M2, REF_E3M2}, {"e2m1", MF_FP4_E2M1, REF_E2M1}, {"e8m0", MF_E8M0, REF_E8M0},
-                 {"f64", MF_FP64, REF_NFORMATS}};
+                 {"e4m3fnuz", MF_FP8_E4M3FNUZ, REF_E4M3FNUZ}, {"e5m2fnuz", MF_FP8_E5M2FNUZ, REF_E5M2FNUZ},
+                 {"e4m3b11fnuz", MF_FP8_E4M3B11FNUZ, REF_E4M3B11FNUZ}, {"e4m3ieee", MF_FP8_E4M3IEEE, REF_E4M3IEEE},
+                 {"e3m4", MF_FP8_E3M4, REF_E3M4}, {"f64", MF_FP64, REF_NFORMATS}};
 static const char *mode_names[REF_NMODES] = {"rn", "rna", "rz", "ru", "rd", "ro", "sr"};
 static const mf_round mf_modes[REF_NMODES] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_NEAREST_AWAY, MF_ROUND_TOWARD_ZERO,
                                               MF_ROUND_UP, MF_ROUND_DOWN, MF_ROUND_ODD, MF_ROUND_STOCHASTIC};
@@ -81,7 +83,9 @@ typedef uint32_t (*fn64)(double, uint32_t);
     static double d64_##tag(uint32_t c) { return mf_##tag##_to_f64(mf_##tag##_from_bits((uint8_t)c)); }
 
 WALL(f16) WALL(bf16) WALL(e4m3) WALL(e5m2) WALL(e2m3) WALL(e3m2) WALL(e2m1) WALL(e8m0)
+WALL(e4m3fnuz) WALL(e5m2fnuz) WALL(e4m3b11fnuz) WALL(e4m3ieee) WALL(e3m4)
 WDEC16(f16) WDEC16(bf16) WDEC8(e4m3) WDEC8(e5m2) WDEC8(e2m3) WDEC8(e3m2) WDEC8(e2m1) WDEC8(e8m0)
+WDEC8(e4m3fnuz) WDEC8(e5m2fnuz) WDEC8(e4m3b11fnuz) WDEC8(e4m3ieee) WDEC8(e3m4)
 
 typedef struct {
     mf_format f;
@@ -101,7 +105,10 @@ typedef struct {
 
 static const named named_fns[] = {NAMED(f16, MF_FP16),       NAMED(bf16, MF_BF16),      NAMED(e4m3, MF_FP8_E4M3),
                                   NAMED(e5m2, MF_FP8_E5M2),  NAMED(e2m3, MF_FP6_E2M3),  NAMED(e3m2, MF_FP6_E3M2),
-                                  NAMED(e2m1, MF_FP4_E2M1),  NAMED(e8m0, MF_E8M0)};
+                                  NAMED(e2m1, MF_FP4_E2M1),  NAMED(e8m0, MF_E8M0),
+                                  NAMED(e4m3fnuz, MF_FP8_E4M3FNUZ), NAMED(e5m2fnuz, MF_FP8_E5M2FNUZ),
+                                  NAMED(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ), NAMED(e4m3ieee, MF_FP8_E4M3IEEE),
+                                  NAMED(e3m4, MF_FP8_E3M4)};
 
 static const named *find_named(mf_format f)
 {
@@ -326,9 +333,9 @@ static const struct {
     const char *file;
     size_t rows;
 } round_files[] = {{"nearest.csv", 74},  {"overflow.csv", 86}, {"specials.csv", 57}, {"stochastic.csv", 39},
-                   {"odd.csv", 32},      {"f64.csv", 69},      {"e8m0.csv", 77}};
+                   {"odd.csv", 32},      {"f64.csv", 69},      {"e8m0.csv", 77},     {"fp8_fnuz_ieee.csv", 82}};
 #define N_ROUND_FILES (sizeof round_files / sizeof round_files[0])
-#define DECODE_ROWS 66
+#define DECODE_ROWS 92
 
 START_TEST(test_round_vectors)
 {

@@ -13,6 +13,10 @@ static const mfo_fmt formats[] = {
     {"e4m3", 8, 4, 3, 7, MFO_KIND_FN},     {"e5m2", 8, 5, 2, 15, MFO_KIND_IEEE},
     {"e2m3", 6, 2, 3, 1, MFO_KIND_NONE},   {"e3m2", 6, 3, 2, 3, MFO_KIND_NONE},
     {"e2m1", 4, 2, 1, 1, MFO_KIND_NONE},   {"e8m0", 8, 8, 0, 127, MFO_KIND_E8M0},
+    /* docs/formats.md, "The FNUZ formats and the IEEE-style FP8 formats" */
+    {"e4m3fnuz", 8, 4, 3, 8, MFO_KIND_FNUZ}, {"e5m2fnuz", 8, 5, 2, 16, MFO_KIND_FNUZ},
+    {"e4m3b11fnuz", 8, 4, 3, 11, MFO_KIND_FNUZ}, {"e4m3ieee", 8, 4, 3, 7, MFO_KIND_IEEE},
+    {"e3m4", 8, 3, 4, 3, MFO_KIND_IEEE},
 };
 
 const mfo_fmt *mfo_format(const char *tag)
@@ -51,7 +55,12 @@ double mfo_mag_value(const mfo_fmt *f, uint32_t c)
     return ldexp((double)((1u << f->mbits) + m), (int)e - f->bias - f->mbits);
 }
 
-uint32_t mfo_nan_result(const mfo_fmt *f) { return f->kind == MFO_KIND_NONE ? mfo_max_code(f) : mag_mask(f); }
+uint32_t mfo_nan_result(const mfo_fmt *f)
+{
+    if (f->kind == MFO_KIND_FNUZ) /* the sign bit alone */
+        return mfo_sign_bit(f);
+    return f->kind == MFO_KIND_NONE ? mfo_max_code(f) : mag_mask(f);
+}
 
 uint32_t mfo_inf_result(const mfo_fmt *f, int negative, int saturate)
 {
@@ -61,6 +70,7 @@ uint32_t mfo_inf_result(const mfo_fmt *f, int negative, int saturate)
     switch (f->kind) {
     case MFO_KIND_IEEE: return (mfo_max_code(f) + 1u) | s;
     case MFO_KIND_FN:
+    case MFO_KIND_FNUZ:
     case MFO_KIND_E8M0: return mfo_nan_result(f);
     default: return mfo_max_code(f) | s;
     }
@@ -115,6 +125,8 @@ static uint32_t mag_to_code(const mfo_fmt *f, mfo_mode m, int saturate, int nega
 {
     if (j > mfo_max_code(f))
         return mfo_overflow_result(f, m, negative, saturate);
+    if (j == 0 && f->kind == MFO_KIND_FNUZ) /* no -0 */
+        return 0;
     return j | (negative ? mfo_sign_bit(f) : 0u);
 }
 

@@ -24,12 +24,15 @@ enum {
     MFO_KIND_IEEE, /* exponent field all ones: inf (mantissa 0) or NaN */
     MFO_KIND_FN,   /* no inf; only S.1...1 (all exponent and mantissa bits) is NaN (e4m3) */
     MFO_KIND_NONE, /* no inf, no NaN: every code is finite (FP6, FP4) */
-    MFO_KIND_E8M0  /* unsigned 2^(code-127), 0xFF NaN, no zero */
+    MFO_KIND_E8M0, /* unsigned 2^(code-127), 0xFF NaN, no zero */
+    MFO_KIND_FNUZ  /* every magnitude finite; the sign bit alone (the -0 code) is the one NaN: no inf,
+                      no -0, a zero result is +0 (e4m3fnuz, e5m2fnuz, e4m3b11fnuz) */
 };
 
 /* One format, as in the table of the semantics. */
 typedef struct mfo_fmt {
-    const char *tag; /* "f16", "bf16", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "e8m0" */
+    const char *tag; /* "f16", "bf16", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "e8m0", "e4m3fnuz",
+                        "e5m2fnuz", "e4m3b11fnuz", "e4m3ieee", "e3m4" */
     int bits;        /* storage width */
     int ebits;       /* exponent field width */
     int mbits;       /* mantissa field width */

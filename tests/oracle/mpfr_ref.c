@@ -15,22 +15,30 @@ typedef struct {
     double max;        /* largest finite value */
     uint32_t max_code, sign_bit, inf_code, nan_code;
     int has_inf, nan_on_overflow, is_signed;
+    int fnuz; /* no -0 (its code is the NaN): a zero result is +0 */
 } mformat;
 
-#define SIGNED(m, bias, max, maxc, sb, infc, nanc, inf, nanov) \
-    {(m) + 1, 3 - (bias) - ((m) + 1), bias, m, max, maxc, sb, infc, nanc, inf, nanov, 1}
+#define SIGNED(m, bias, max, maxc, sb, infc, nanc, inf, nanov, fnuz) \
+    {(m) + 1, 3 - (bias) - ((m) + 1), bias, m, max, maxc, sb, infc, nanc, inf, nanov, 1, fnuz}
 
 static const mformat fmts[REF_NFORMATS] = {
-    SIGNED(23, 127, 0x1.fffffep127, 0x7F7FFFFFu, 0x80000000u, 0x7F800000u, 0x7FFFFFFFu, 1, 0),
-    SIGNED(10, 15, 65504.0, 0x7BFFu, 0x8000u, 0x7C00u, 0x7FFFu, 1, 0),
-    SIGNED(7, 127, 0x1.FEp127, 0x7F7Fu, 0x8000u, 0x7F80u, 0x7FFFu, 1, 0),
-    SIGNED(3, 7, 448.0, 0x7Eu, 0x80u, 0, 0x7Fu, 0, 1),
-    SIGNED(2, 15, 57344.0, 0x7Bu, 0x80u, 0x7Cu, 0x7Fu, 1, 0),
-    SIGNED(3, 1, 7.5, 0x1Fu, 0x20u, 0, 0x1Fu, 0, 0),
-    SIGNED(2, 3, 28.0, 0x1Fu, 0x20u, 0, 0x1Fu, 0, 0),
-    SIGNED(1, 1, 6.0, 0x7u, 0x8u, 0, 0x7u, 0, 0),
+    SIGNED(23, 127, 0x1.fffffep127, 0x7F7FFFFFu, 0x80000000u, 0x7F800000u, 0x7FFFFFFFu, 1, 0, 0),
+    SIGNED(10, 15, 65504.0, 0x7BFFu, 0x8000u, 0x7C00u, 0x7FFFu, 1, 0, 0),
+    SIGNED(7, 127, 0x1.FEp127, 0x7F7Fu, 0x8000u, 0x7F80u, 0x7FFFu, 1, 0, 0),
+    SIGNED(3, 7, 448.0, 0x7Eu, 0x80u, 0, 0x7Fu, 0, 1, 0),
+    SIGNED(2, 15, 57344.0, 0x7Bu, 0x80u, 0x7Cu, 0x7Fu, 1, 0, 0),
+    SIGNED(3, 1, 7.5, 0x1Fu, 0x20u, 0, 0x1Fu, 0, 0, 0),
+    SIGNED(2, 3, 28.0, 0x1Fu, 0x20u, 0, 0x1Fu, 0, 0, 0),
+    SIGNED(1, 1, 6.0, 0x7u, 0x8u, 0, 0x7u, 0, 0, 0),
     /* e8m0: 2^-127 = 0.1b * 2^-126; no subnormals, no sign */
-    {1, -126, 127, 0, 0x1p127, 0xFEu, 0, 0, 0xFFu, 0, 1, 0},
+    {1, -126, 127, 0, 0x1p127, 0xFEu, 0, 0, 0xFFu, 0, 1, 0, 0},
+    /* FNUZ (e4m3fnuz, e5m2fnuz, e4m3b11fnuz): max at 0x7F, NaN 0x80 on NaN, inf and IEEE overflow */
+    SIGNED(3, 8, 240.0, 0x7Fu, 0x80u, 0, 0x80u, 0, 1, 1),
+    SIGNED(2, 16, 57344.0, 0x7Fu, 0x80u, 0, 0x80u, 0, 1, 1),
+    SIGNED(3, 11, 30.0, 0x7Fu, 0x80u, 0, 0x80u, 0, 1, 1),
+    /* IEEE-style e4m3ieee (inf 0x78) and e3m4 (inf 0x70), the canonical NaN 0x7F */
+    SIGNED(3, 7, 240.0, 0x77u, 0x80u, 0x78u, 0x7Fu, 1, 0, 0),
+    SIGNED(4, 3, 15.5, 0x6Fu, 0x80u, 0x70u, 0x7Fu, 1, 0, 0),
 };
 
 static mpfr_t y, z, u, t1, t2;
@@ -193,5 +201,8 @@ uint32_t mpfr_ref_round(ref_format fmt, double x, int mode, int saturate, uint32
             *overflow = 1;
         return overflow_result(f, neg, mode, saturate);
     }
-    return sign | encode(f, y);
+    code = encode(f, y);
+    if (f->fnuz && code == 0) /* no -0 */
+        sign = 0;
+    return sign | code;
 }

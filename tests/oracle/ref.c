@@ -10,16 +10,23 @@
 
 /* From the format table of the semantics list. */
 static const ref_info infos[REF_NFORMATS] = {
-    /* name   bits e  m   bias inf nan sgn max_code     sign_bit     inf_code     nan_code */
-    {"f32", 32, 8, 23, 127, 1, 1, 1, 0x7F7FFFFFu, 0x80000000u, 0x7F800000u, 0x7FFFFFFFu},
-    {"f16", 16, 5, 10, 15, 1, 1, 1, 0x7BFFu, 0x8000u, 0x7C00u, 0x7FFFu},
-    {"bf16", 16, 8, 7, 127, 1, 1, 1, 0x7F7Fu, 0x8000u, 0x7F80u, 0x7FFFu},
-    {"e4m3", 8, 4, 3, 7, 0, 1, 1, 0x7Eu, 0x80u, 0, 0x7Fu},
-    {"e5m2", 8, 5, 2, 15, 1, 1, 1, 0x7Bu, 0x80u, 0x7Cu, 0x7Fu},
-    {"e2m3", 6, 2, 3, 1, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu},
-    {"e3m2", 6, 3, 2, 3, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu},
-    {"e2m1", 4, 2, 1, 1, 0, 0, 1, 0x7u, 0x8u, 0, 0x7u},
-    {"e8m0", 8, 8, 0, 127, 0, 1, 0, 0xFEu, 0, 0, 0xFFu},
+    /* name   bits e  m   bias inf nan sgn max_code     sign_bit     inf_code     nan_code     fnuz */
+    {"f32", 32, 8, 23, 127, 1, 1, 1, 0x7F7FFFFFu, 0x80000000u, 0x7F800000u, 0x7FFFFFFFu, 0},
+    {"f16", 16, 5, 10, 15, 1, 1, 1, 0x7BFFu, 0x8000u, 0x7C00u, 0x7FFFu, 0},
+    {"bf16", 16, 8, 7, 127, 1, 1, 1, 0x7F7Fu, 0x8000u, 0x7F80u, 0x7FFFu, 0},
+    {"e4m3", 8, 4, 3, 7, 0, 1, 1, 0x7Eu, 0x80u, 0, 0x7Fu, 0},
+    {"e5m2", 8, 5, 2, 15, 1, 1, 1, 0x7Bu, 0x80u, 0x7Cu, 0x7Fu, 0},
+    {"e2m3", 6, 2, 3, 1, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu, 0},
+    {"e3m2", 6, 3, 2, 3, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu, 0},
+    {"e2m1", 4, 2, 1, 1, 0, 0, 1, 0x7u, 0x8u, 0, 0x7u, 0},
+    {"e8m0", 8, 8, 0, 127, 0, 1, 0, 0xFEu, 0, 0, 0xFFu, 0},
+    /* FNUZ: max 240 / 57344 / 30 at 0x7F, NaN 0x80 (the -0 code), no inf */
+    {"e4m3fnuz", 8, 4, 3, 8, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1},
+    {"e5m2fnuz", 8, 5, 2, 16, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1},
+    {"e4m3b11fnuz", 8, 4, 3, 11, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1},
+    /* IEEE-style: e4m3ieee max 240 (0x77), inf 0x78; e3m4 max 15.5 (0x6F), inf 0x70; NaN made 0x7F */
+    {"e4m3ieee", 8, 4, 3, 7, 1, 1, 1, 0x77u, 0x80u, 0x78u, 0x7Fu, 0},
+    {"e3m4", 8, 3, 4, 3, 1, 1, 1, 0x6Fu, 0x80u, 0x70u, 0x7Fu, 0},
 };
 
 const ref_info *ref_format_info(ref_format fmt) { return (unsigned)fmt < REF_NFORMATS ? &infos[fmt] : NULL; }
@@ -142,7 +149,9 @@ static int is_nan_code(ref_format fmt, uint32_t mag)
     case REF_F32:
     case REF_F16:
     case REF_BF16:
-    case REF_E5M2: return (mag & expmask) == expmask && (mag & ~expmask) != 0;
+    case REF_E5M2:
+    case REF_E4M3IEEE:
+    case REF_E3M4: return (mag & expmask) == expmask && (mag & ~expmask) != 0;
     default: return 0;
     }
 }
@@ -158,6 +167,8 @@ double ref_decode(ref_format fmt, uint32_t code)
         memcpy(&x, &code, 4);
         return x;
     }
+    if (f->fnuz && code == f->sign_bit) /* the -0 code is the NaN */
+        return NAN;
     if (is_nan_code(fmt, mag))
         return NAN;
     if (f->has_inf && mag == f->inf_code)
@@ -184,7 +195,7 @@ static uint32_t overflow_code(ref_format fmt, int neg, int mode, int saturate)
         return sign | f->max_code;
     if (f->has_inf)
         return sign | f->inf_code;
-    if (f->has_nan) /* e4m3, e8m0: the canonical NaN, sign clear */
+    if (f->has_nan) /* e4m3, e8m0: the canonical NaN, sign clear; FNUZ: 0x80 */
         return f->nan_code;
     return sign | f->max_code; /* FP6 / FP4 */
 }
@@ -229,7 +240,7 @@ uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rb
         else if (f->has_inf)
             c = sign | f->inf_code;
         else if (f->has_nan)
-            c = f->nan_code; /* e4m3 0x7F, e8m0 0xFF */
+            c = f->nan_code; /* e4m3 0x7F, e8m0 0xFF, FNUZ 0x80 */
         else
             c = sign | f->max_code;
         derive_events(fmt, x, c, !(f->has_inf && !saturate), ev);
@@ -275,6 +286,8 @@ uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rb
         derive_events(fmt, x, mag, overflow, ev);
         return mag;
     }
+    if (f->fnuz && mag == 0) /* no -0: a zero result is +0, whatever the sign of x */
+        sign = 0;
     derive_events(fmt, x, sign | mag, 0, ev);
     return sign | mag;
 }

@@ -23,6 +23,11 @@ typedef enum {
     REF_E3M2,
     REF_E2M1,
     REF_E8M0,
+    REF_E4M3FNUZ,    /* NaN = 0x80 only, no inf, no -0 (docs/formats.md, "The FNUZ formats ...") */
+    REF_E5M2FNUZ,
+    REF_E4M3B11FNUZ,
+    REF_E4M3IEEE,    /* IEEE-style, like e5m2 */
+    REF_E3M4,
     REF_NFORMATS
 } ref_format;
 
@@ -42,6 +47,8 @@ typedef struct {
     uint32_t sign_bit; /* 0 for e8m0 */
     uint32_t inf_code; /* +inf; 0 where none */
     uint32_t nan_code; /* NaN produced by conversions (+max for FP6/FP4) */
+    int fnuz;          /* 1: the code of -0 (sign bit alone) is the one NaN; there is no -0, and a
+                          result of zero is +0 whatever the sign (e4m3fnuz, e5m2fnuz, e4m3b11fnuz) */
 } ref_info;
 
 const ref_info *ref_format_info(ref_format fmt);
