@@ -33,7 +33,7 @@ MF_HD MF_INLINE int mf__profile_has(mf_profile p, mf_format fmt)
 
 /* Does the system round into fmt in mode r? Round-to-nearest-even everywhere; CUDA's f16/bf16 (and
  * f32 from f64) also rz/ru/rd, its FP6/FP4 rz, its e8m0 only rz/ru; ONNX's e8m0 "nearest", "up" and
- * "down" (rn, ru, rz). */
+ * "down" (rn, ru, and rz or rd). */
 MF_HD MF_INLINE int mf__profile_mode(mf_profile p, mf_format fmt, mf_round r)
 {
     if (p == MF_PROFILE_DEFAULT)
@@ -44,8 +44,8 @@ MF_HD MF_INLINE int mf__profile_mode(mf_profile p, mf_format fmt, mf_round r)
         return r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_TOWARD_ZERO;
     if (p == MF_PROFILE_CUDA && (fmt == MF_FP32 || fmt == MF_FP16 || fmt == MF_BF16))
         return r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_TOWARD_ZERO || r == MF_ROUND_UP || r == MF_ROUND_DOWN;
-    if (p == MF_PROFILE_ONNX && fmt == MF_E8M0)
-        return r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_UP || r == MF_ROUND_TOWARD_ZERO;
+    if (p == MF_PROFILE_ONNX && fmt == MF_E8M0) /* "down" on the magnitude: rz and rd alike */
+        return r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_UP || r == MF_ROUND_TOWARD_ZERO || r == MF_ROUND_DOWN;
     return r == MF_ROUND_NEAREST_EVEN;
 }
 
