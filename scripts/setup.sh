@@ -13,7 +13,8 @@
 #                              a rotating sixteenth: tests/exhaustive.cmake)
 #   scripts/setup.sh asan      the unit, fuzz and cli tiers under AddressSanitizer + UBSan (build-asan)
 #   scripts/setup.sh tsan      a process's first conversions from several threads, and mf_gemm's threads, under ThreadSanitizer
-#   scripts/setup.sh fuzz      each libFuzzer target for MF_FUZZ_SECONDS (default 20), with clang
+#   scripts/setup.sh python    the Python package: pip install ./python into build-venv, then its pytest tests
+#   scripts/setup.sh fuzz      each libFuzzer target for MF_FUZZ_SECONDS (default 10), with clang
 # Each step prints how long it took. The sanitizer and fuzzer builds compile only the SIMD backends this
 # CPU runs (MF_SIMD_BACKENDS=native: their tests can run no other), at -O1.
 set -eu
@@ -93,17 +94,32 @@ run_tsan() {
     step_done "ThreadSanitizer (test_threads, test_gemm, test_gemm_tc)"
 }
 # libFuzzer, briefly, where clang is available (the corpora are replayed by ctest either way); only the
-# libFuzzer targets and their instrumented library are built.
+# libFuzzer targets and their instrumented library are built. 10 s a target (five targets, two at a
+# time: 30 s of fuzzing after a ~30 s build): the step took 91 s with 20 s, 60 of them fuzzing, and in
+# 20 s four of the five targets added no coverage edge to their corpus (fuzz_roundtrip, fuzz_monotonic
+# and fuzz_differential run ~100 inputs a second). Each run starts from the committed corpus and keeps
+# nothing, so a target that still finds edges (fuzz_bulk, when its corpus lags its harness) needs its
+# corpus merged, not a longer CI run; long runs (MF_FUZZ_SECONDS=300) are for growing a corpus.
 run_fuzz() {
     if command -v clang >/dev/null; then
         CC=clang CXX=clang++ configure build-fuzz -DMF_BUILD_FUZZERS=ON -DMF_BUILD_TESTS=OFF \
             -DMF_BUILD_TOOLS=OFF -DMF_CUDA=OFF -DMF_SIMD_BACKENDS=native
         cmake --build build-fuzz -j "$jobs" --target fuzzers
-        sh fuzz/run_fuzzers.sh build-fuzz "${MF_FUZZ_SECONDS:-20}" "$jobs"
+        sh fuzz/run_fuzzers.sh build-fuzz "${MF_FUZZ_SECONDS:-10}" "$jobs"
     else
         echo "clang not found: libFuzzer targets not run (their corpora are replayed by ctest)"
     fi
     step_done "libFuzzer"
+}
+# The Python package as a user installs it (pip install ./python, into a virtual environment in build-venv
+# with numpy, ml_dtypes and pytest from PyPI), then its tests: the API, an ABI check of every struct, and the
+# profiles against ml_dtypes and ONNX's reference casts on the quick input tier (PyTorch's tests skip unless
+# torch is installed; MINIFLOAT_CONFORMANCE=all: every binary32 input, python/README.md).
+run_python() {
+    python3 -m venv build-venv
+    build-venv/bin/python -m pip install -q --disable-pip-version-check "./python[test]" onnx
+    build-venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+    step_done "the Python package (pip install ./python, pytest)"
 }
 # The unit tier on aarch64 (the NEON backend), cross-built and run under qemu-user, where the cross
 # compilers and the arm64 libraries are installed (.ci/run installs them; else it says SKIP).
@@ -133,6 +149,7 @@ test | test-all)
     run_tsan
     run_fuzz
     run_cross
+    run_python
     # Every tier of the Release build, last, so that its summary closes the log.
     echo "setup.sh: the Release build's tiers start at $(($(date +%s) - t_start)) s"
     if [ "$mode" = test-all ]; then
@@ -143,9 +160,10 @@ test | test-all)
     ;;
 asan) run_asan ;;
 tsan) run_tsan ;;
+python) run_python ;;
 fuzz) run_fuzz ;;
 *)
-    echo "usage: scripts/setup.sh [demo|test|test-all|asan|tsan|fuzz]" >&2
+    echo "usage: scripts/setup.sh [demo|test|test-all|asan|tsan|python|fuzz]" >&2
     exit 2
     ;;
 esac

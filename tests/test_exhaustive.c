@@ -349,6 +349,22 @@ typedef struct {
     int status;
 } bulk_result;
 
+/* OR of (code ^ want) over the packed e2m1 codes j0 .. j1 - 1 of g_dst: whole bytes are compared two codes
+ * at a time, so that the loop vectorizes (bulk_code's shift by the element's parity keeps it scalar) */
+EX_FORCE_INLINE uint32_t e2m1_run_diff(uint32_t j0, uint32_t j1, uint32_t want)
+{
+    const uint8_t *b = (const uint8_t *)g_dst;
+    const uint32_t w2 = want | want << 4;
+    uint32_t acc = 0, j = j0, k;
+    if ((j & 1u) && j < j1)
+        acc |= bulk_code(MF_FP4_E2M1, j++) ^ want;
+    for (k = j >> 1; k < j1 >> 1; k++)
+        acc |= b[k] ^ w2;
+    if (j1 & 1u && j1 > j)
+        acc |= bulk_code(MF_FP4_E2M1, j1 - 1) ^ want;
+    return acc;
+}
+
 EX_FORCE_INLINE void bulk_sweep(mf_format F, mf_round R, mf_overflow O, const mfo_bp *const tab[2],
                                 uint32_t stride, bulk_result *res)
 {
@@ -384,8 +400,11 @@ EX_FORCE_INLINE void bulk_sweep(mf_format F, mf_round R, mf_overflow O, const mf
             want = t->code[k];
             if (t->start[k + 1] - ubase < j1)
                 j1 = t->start[k + 1] - ubase;
-            for (j = j0; j < j1; j++)
-                acc |= bulk_code(F, j) ^ want;
+            if (F == MF_FP4_E2M1)
+                acc = e2m1_run_diff(j0, j1, want);
+            else
+                for (j = j0; j < j1; j++)
+                    acc |= bulk_code(F, j) ^ want;
             if (acc)
                 for (j = j0; j < j1; j++)
                     if (bulk_code(F, j) != want && res->bad++ == 0) {
