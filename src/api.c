@@ -106,6 +106,7 @@ const char *mf_strerror(int code)
         return "not supported here (built without CUDA, no CUDA device, or not on this architecture)";
     case MF_E_DEVICE: return "the CUDA runtime reported an error";
     case MF_E_PROFILE: return "unknown profile, or the profile's system lacks the format or rounding mode";
+    case MF_E_REDUCE: return "the cross-rank reduction failed, on this rank or on another";
     default: return "unknown status code";
     }
 }

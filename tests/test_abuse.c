@@ -86,7 +86,8 @@ typedef enum {
     F_DCFG,    /* mf_fp8_delayed_default(MF_FP8_E4M3) */
     F_DSTATE,  /* a state from mf_fp8_delayed_init after one record and one update */
     F_TENSORS, /* two mf_tensor: p[link] as 32 f32, p[link + 1] as 64 bf16 */
-    F_AMAX     /* one float: 3.5 */
+    F_AMAX,    /* one float: 3.5 */
+    F_HOOK     /* an mf_reduce_hook of one rank (the values stay, status 0) */
 } ab_fill;
 enum { FT_INT = 1, FT_SIZE, FT_FLOAT, FT_DOUBLE };
 
@@ -243,6 +244,12 @@ static int t_fp8_quantize_current(const ab_call *c)
     return mf_fp8_quantize_current((mf_format)c->e[0], c->p[0], (mf_format)c->e[1], c->p[1], c->n[0], c->i[0], c->f[0],
                                    c->p[2], c->p[3], c->p[4]);
 }
+static int t_fp8_quantize_current_reduced(const ab_call *c)
+{
+    return mf_fp8_quantize_current_reduced((mf_format)c->e[0], c->p[0], (mf_format)c->e[1], c->p[1], c->n[0], c->i[0],
+                                           c->f[0], c->p[5], c->p[2], c->p[3], c->p[4]);
+}
+static int t_fp8_delayed_update_many(const ab_call *c) { return mf_fp8_delayed_update_many(c->p[0], c->n[0]); }
 static int t_fp8_delayed_default(const ab_call *c)
 {
     const mf_fp8_delayed_cfg d = mf_fp8_delayed_default((mf_format)c->e[0]);
@@ -480,6 +487,17 @@ static const ab_fn TABLE[] = {
       COUNT("n", 0, 4), FLT("epsilon", 0, MF_E_ARG, BAD_NONNEG), PTR("amax", 2, P_OPT, P_OUT, sizeof(float), F_NONE),
       PTR("scale", 3, P_OPT, P_OUT, sizeof(float), F_NONE), PTR("scale_inv", 4, P_OPT, P_OUT, sizeof(float), F_NONE)},
      {PAIR(0, 1)}, 1, 0},
+    {"mf_fp8_quantize_current_reduced", t_fp8_quantize_current_reduced, MF_OK, MF_E_NULL,
+     {.e = {MF_FP8_E5M2, MF_FP32}, .n = {N}, .i = {1}},
+     {ENUMX("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_BF16), PTR("dst", 0, P_REQN, OE, N, F_NONE),
+      ENUMX("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP8_E5M2), PTR("src", 1, P_REQN, IO, 4 * N, F_F32),
+      COUNT("n", 0, 4), FLT("epsilon", 0, MF_E_ARG, BAD_NONNEG), PTR("amax", 2, P_OPT, P_OUT, sizeof(float), F_NONE),
+      PTR("scale", 3, P_OPT, P_OUT, sizeof(float), F_NONE), PTR("scale_inv", 4, P_OPT, P_OUT, sizeof(float), F_NONE),
+      PTR("hook", 5, P_OPT, P_IN, sizeof(mf_reduce_hook), F_HOOK)},
+     {PAIR(0, 1)}, 1, 0},
+    {"mf_fp8_delayed_update_many", t_fp8_delayed_update_many, MF_OK, MF_E_NULL, {.n = {1}},
+     {PTR("st", 0, P_REQN, P_INOUT, sizeof(mf_fp8_delayed), F_DSTATE), COUNT("count", 0, sizeof(mf_fp8_delayed))},
+     {{0}}, 0, 0},
     {"mf_fp8_delayed_default", t_fp8_delayed_default, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3}},
      {ENUMX("fp8_fmt", 0, NO_FAIL, MF_OK, -1, MF_FORMAT_COUNT, INT_MAX)}, {{0}}, 0, 0},
     {"mf_fp8_delayed_init", t_fp8_delayed_init, MF_OK, MF_E_NULL, {.i = {0}},
@@ -719,6 +737,13 @@ static void layout(const ab_fn *f, ab_call *c, int first, int second)
             c->p[a->slot] = arena + off_of[a->slot];
 }
 
+/* A reduction over one rank: every value is already the maximum. */
+static int one_rank_max(void *ctx, float *values, size_t n)
+{
+    (void)ctx, (void)values, (void)n;
+    return 0;
+}
+
 /* Fill the input buffers and structs (NULL pointers are left alone). */
 static void fill(const ab_fn *f, ab_call *c)
 {
@@ -811,6 +836,11 @@ static void fill(const ab_fn *f, ab_call *c)
         case F_AMAX: {
             const float v = 3.5f;
             memcpy(b, &v, 4);
+            break;
+        }
+        case F_HOOK: {
+            const mf_reduce_hook h = {one_rank_max, NULL};
+            memcpy(b, &h, sizeof h);
             break;
         }
         }

@@ -92,6 +92,17 @@ MF_API int mf_fp8_dequantize(mf_format dst_fmt, void *dst, mf_format src_fmt, co
 MF_API int mf_fp8_quantize_current(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
                                    int pow2, float epsilon, float *amax, float *scale, float *scale_inv);
 
+/* Current scaling across ranks (TE Float8CurrentScaling with an amax_reduction_group, as in
+ * sequence-parallel layers): the amax of this rank's src is max-reduced through hook (mf_reduce_hook:
+ * the values {amax, status}) before the scale is computed, so every rank quantizes its part with the
+ * same scale; then as mf_fp8_quantize_current. hook NULL, or hook->max NULL, is mf_fp8_quantize_current.
+ * Arguments are checked before the exchange and a rank whose own check fails still takes part (with
+ * status 1) and returns its own error; the other ranks return MF_E_REDUCE, as on a failed reduction;
+ * nothing is written on any rank then. *amax receives the reduced amax. */
+MF_API int mf_fp8_quantize_current_reduced(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
+                                           int pow2, float epsilon, const mf_reduce_hook *hook, float *amax,
+                                           float *scale, float *scale_inv);
+
 /* ---- delayed scaling ----------------------------------------------------------------------------- */
 
 /* How the amax of a step is chosen from the history (TE DelayedScaling.amax_compute_algo). */
@@ -112,6 +123,10 @@ typedef struct mf_fp8_delayed_cfg {
                               the scale unchanged. 1: as nvte_delayed_scaling_recipe_amax_and_scale_update
                               (kernel): the history rolls on every step. */
     float initial_scale;   /* finite and > 0; TE starts at 1 */
+    mf_reduce_hook reduce; /* data-parallel training: mf_fp8_delayed_update max-reduces the step's
+                              amax (history[0]) across ranks through it first, as TE all-reduces
+                              amax over its amax_reduction_group, so every rank computes the same
+                              scales. Default {NULL, NULL}: no reduction */
 } mf_fp8_delayed_cfg;
 
 /* State of one FP8 tensor under delayed scaling. Fields are public and read-only for callers.
@@ -128,7 +143,7 @@ typedef struct mf_fp8_delayed {
 } mf_fp8_delayed;
 
 /* TE's DelayedScaling defaults for fp8_fmt: history 1024, algo max, margin 0, roll_on_zero_amax 0,
- * initial scale 1. (The format is not checked here; mf_fp8_delayed_init checks it.) */
+ * initial scale 1, no reduce hook. (The format is not checked here; mf_fp8_delayed_init checks it.) */
 MF_API mf_fp8_delayed_cfg mf_fp8_delayed_default(mf_format fp8_fmt);
 
 /* Start a state: zero history, scale = cfg->initial_scale, scale_inv = 1 / scale, steps = 0.
@@ -142,6 +157,8 @@ MF_API int mf_fp8_delayed_init(mf_fp8_delayed *st, const mf_fp8_delayed_cfg *cfg
 MF_API int mf_fp8_delayed_record(mf_fp8_delayed *st, float amax);
 
 /* End of step, as TE's amax_and_scale_update kernels for one tensor:
+ *   with st->cfg.reduce set: history[0] = its maximum over all ranks (mf_reduce_hook: the values
+ *   {history[0], status 0}); if the reduction fails, return MF_E_REDUCE with the state unchanged
  *   last = history[0]
  *   unless (last == 0 and roll_on_zero_amax == 0):
  *       hmax = max of all history entries (NaN and negative entries ignored, as fmaxf from 0)
@@ -151,8 +168,19 @@ MF_API int mf_fp8_delayed_record(mf_fp8_delayed *st, float amax);
  *   if amax is finite and > 0: scale = scaled_max / amax, else keep the previous scale
  *   if scale is inf: scale = FLT_MAX
  *   scale_inv = 1 / scale; steps += 1
- * Returns MF_OK or MF_E_NULL. */
+ * Returns MF_OK, MF_E_NULL or MF_E_REDUCE. */
 MF_API int mf_fp8_delayed_update(mf_fp8_delayed *st);
+
+/* mf_fp8_delayed_update of count states st[0 .. count-1] (a model's FP8 tensors) with one reduction
+ * for all of them, as TE reduces every tensor's amax in one all-reduce: the values {st[0].history[0],
+ * .., st[count-1].history[0], status 0} through st[0].cfg.reduce, then each state updated from its
+ * reduced amax. Every state must have the same hook (max and ctx), or none.
+ * Returns MF_OK; MF_E_NULL (st NULL with count > 0); MF_E_ARG (the states' hooks differ); MF_E_SIZE
+ * (count states do not fit in the address space); MF_E_NOMEM (the value buffer of a reduction
+ * could not be allocated); MF_E_REDUCE. On MF_E_ARG, MF_E_SIZE and MF_E_NULL nothing is reduced (the
+ * other ranks would wait: check these before training); on any error no state changes. count = 0 with
+ * no states is MF_OK and makes no reduction. */
+MF_API int mf_fp8_delayed_update_many(mf_fp8_delayed *st, size_t count);
 
 /* Quantize n elements with the state's current scale (mf_fp8_quantize into st->cfg.fmt) and record
  * their amax (mf_fp8_delayed_record), in one pass: TE's forward cast under delayed scaling.

@@ -37,9 +37,15 @@ typedef struct mf_loss_scaler_config {
     float max_scale;         /* the scale never grows above this; 0 (default) = no cap */
     int static_scale;        /* nonzero: the scale never changes (Megatron's ConstantGradScaler);
                                 overflowing steps are still skipped. Default 0 */
+    mf_reduce_hook reduce;   /* data-parallel training with sharded gradients: mf_loss_scaler_update
+                                max-reduces found_nonfinite across ranks through it first, as
+                                ShardedGradScaler all-reduces found_inf, so every rank steps or skips
+                                together. Default {NULL, NULL}: no reduction. Not state: set it again
+                                when a checkpointed scaler is restored in another process */
 } mf_loss_scaler_config;
 
-/* A loss scaler: its configuration and state. Plain data: copy it to checkpoint it. */
+/* A loss scaler: its configuration and state. Plain data: copy it to checkpoint it (cfg.reduce holds
+ * pointers of this process). */
 typedef struct mf_loss_scaler {
     mf_loss_scaler_config cfg;
     float scale;                /* the current scale (PyTorch's _scale) */
@@ -61,7 +67,7 @@ typedef struct mf_tensor {
 } mf_tensor;
 
 /* torch.amp.GradScaler's defaults: init_scale 65536, growth_factor 2, backoff_factor 0.5,
- * growth_interval 2000, hysteresis 1, min_scale 0, max_scale 0, static_scale 0. */
+ * growth_interval 2000, hysteresis 1, min_scale 0, max_scale 0, static_scale 0, no reduce hook. */
 MF_API mf_loss_scaler_config mf_loss_scaler_config_default(void);
 
 /* A scaler in GradScaler's initial state: the default config, scale 65536, trackers and
@@ -115,7 +121,10 @@ MF_API int mf_unscale_check(const mf_loss_scaler *s, mf_format fmt, void *grads,
  *                negative count cast to size_t is refused before any descriptor is read). */
 MF_API int mf_unscale_check_tensors(const mf_loss_scaler *s, const mf_tensor *tensors, size_t count);
 
-/* Finish a step: found_nonfinite is the (ORed) result of the unscale checks, nonzero = overflow.
+/* Finish a step: found_nonfinite is the (ORed) result of the unscale checks, nonzero = overflow (a
+ * negative value, an error from mf_unscale_check, counts as overflow). With s->cfg.reduce set, the flag
+ * is first max-reduced across ranks (mf_reduce_hook: the values {found != 0, status 0}), so the decision
+ * below is the same on every rank; if the reduction fails, returns MF_E_REDUCE and changes nothing.
  * Updates the scale and trackers as PyTorch's _amp_update_scale_ (with hysteresis: as Megatron's
  * DynamicGradScaler.update), and the counters:
  *   overflow:  growth_tracker = 0; hysteresis_tracker -= 1 (not below 0); if it is 0:
@@ -124,7 +133,7 @@ MF_API int mf_unscale_check_tensors(const mf_loss_scaler *s, const mf_tensor *te
  *              hysteresis_tracker = hysteresis, g = scale * growth_factor (capped at max_scale if
  *              set), and scale = g if g is finite. Returns 1: take the optimizer step.
  * Products are binary32 with round-to-nearest-even. With static_scale only the counters change.
- * Returns MF_E_NULL if s is NULL. */
+ * Returns MF_E_NULL if s is NULL (no reduction is made: the hook lives in s). */
 MF_API int mf_loss_scaler_update(mf_loss_scaler *s, int found_nonfinite);
 
 MF_END_DECLS

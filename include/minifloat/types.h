@@ -70,8 +70,29 @@ enum {
     MF_E_UNSUPPORTED = -9, /* not available here: built without CUDA, no CUDA device, or the device's
                               architecture lacks the instruction (minifloat/cuda.h) */
     MF_E_DEVICE = -10,     /* the CUDA runtime reported an error (minifloat/cuda.h) */
-    MF_E_PROFILE = -11     /* unknown mf_profile value, or the profile's system lacks the format */
+    MF_E_PROFILE = -11,    /* unknown mf_profile value, or the profile's system lacks the format */
+    MF_E_REDUCE = -12      /* a cross-rank reduction (mf_reduce_hook) failed, on this rank or on another */
 };
+
+/* A cross-rank maximum for data-parallel training (docs/distributed.md; minifloat/mpi.h makes one over
+ * an MPI communicator). The loss scaler and the FP8 recipes call it where PyTorch and Transformer Engine
+ * all-reduce: the found-inf flag before the scaler's update, the amax values before a scale is computed.
+ *
+ * max(ctx, values, n) replaces each of the n values by its maximum over all ranks, on every rank, and
+ * returns 0. It is a collective: every rank makes the same calls with the same n. The values are
+ * non-negative floats or +NaN (flags 0/1, amaxes), so reducing their bit patterns as int32 gives the
+ * float maximum and keeps a NaN once any rank has one (as TE's atomicMaxFloat). The last value is the
+ * rank's status: 0, or 1 where the rank cannot go on (its own arguments failed); a callback that fails
+ * before the exchange sets it to 1 and still takes part. After the call, a nonzero return or a status
+ * above 0 makes the library function return MF_E_REDUCE on that rank with its state unchanged, so a
+ * failure seen anywhere stops the step everywhere. A hook whose max is NULL is no hook: the
+ * single-process behaviour and bits. */
+typedef int (*mf_reduce_max_fn)(void *ctx, float *values, size_t n);
+
+typedef struct mf_reduce_hook {
+    mf_reduce_max_fn max; /* NULL: no reduction */
+    void *ctx;            /* passed to max as given (a communicator, for example) */
+} mf_reduce_hook;
 
 /* Compatibility profiles: whose conversions to reproduce bit for bit (docs/compat.md). The default is
  * minifloat's own documented semantics; a profile changes only what its system does differently

@@ -34,9 +34,10 @@ _STATUS_NAMES = {
     -9: "MF_E_UNSUPPORTED",
     -10: "MF_E_DEVICE",
     -11: "MF_E_PROFILE",
+    -12: "MF_E_REDUCE",
 }
 E_NULL, E_FORMAT, E_ROUND, E_POLICY, E_OVERLAP, E_SIZE, E_ARG = -1, -2, -3, -4, -5, -6, -7
-E_NOMEM, E_UNSUPPORTED, E_DEVICE, E_PROFILE = -8, -9, -10, -11
+E_NOMEM, E_UNSUPPORTED, E_DEVICE, E_PROFILE, E_REDUCE = -8, -9, -10, -11, -12
 
 
 def strerror(code: int) -> str:

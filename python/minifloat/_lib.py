@@ -121,6 +121,13 @@ class mf_format_desc(Structure):
     ]
 
 
+# ---- types.h: the cross-rank reduction hook (no hook from Python: always zeroed) -------------------------
+
+
+class mf_reduce_hook(Structure):
+    _fields_ = [("max", c_void_p), ("ctx", c_void_p)]
+
+
 # ---- loss_scale.h ----------------------------------------------------------------------------------------
 
 
@@ -134,6 +141,7 @@ class mf_loss_scaler_config(Structure):
         ("min_scale", c_float),
         ("max_scale", c_float),
         ("static_scale", c_int),
+        ("reduce", mf_reduce_hook),
     ]
 
 
@@ -165,6 +173,7 @@ class mf_fp8_delayed_cfg(Structure):
         ("margin", c_int),
         ("roll_on_zero_amax", c_int),
         ("initial_scale", c_float),
+        ("reduce", mf_reduce_hook),
     ]
 
 
@@ -260,6 +269,7 @@ LATER_FIELDS = {("mf_opts", "profile"), ("mf_format_desc", "has_neg_zero")}
 # Every struct, for the ABI test (name in C == class name).
 STRUCTS = [
     mf_stats,
+    mf_reduce_hook,
     mf_opts,
     mf_format_desc,
     mf_loss_scaler_config,

@@ -8,6 +8,8 @@
  * what these integer routines reproduce. The upstream code each function follows is named at the
  * function; docs/scaling.md has the full list.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <minifloat.h>
@@ -15,6 +17,8 @@
 #include "../internal.h"
 #include <minifloat/detail/arith.h>
 #include <minifloat/fp8_scaling.h>
+
+#include "reduce.h"
 
 #define F32_ABS 0x7FFFFFFFu
 #define F32_SIGN 0x80000000u
@@ -318,18 +322,11 @@ int mf_fp8_dequantize(mf_format dst_fmt, void *dst, mf_format src_fmt, const voi
     return MF_OK;
 }
 
-int mf_fp8_quantize_current(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, int pow2,
-                            float epsilon, float *amax, float *scale, float *scale_inv)
+/* The scale from amax bits m, the cast with it, and the optional outputs (arguments checked). */
+static void quantize_with_amax(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, uint32_t m,
+                               int pow2, float epsilon, float *amax, float *scale, float *scale_inv)
 {
-    int rc = check_quantize(dst_fmt, dst, src_fmt, src, n);
-    uint32_t m, s;
-    if (rc != MF_OK)
-        return rc;
-    if (!epsilon_ok(bits_of(epsilon)))
-        return MF_E_ARG;
-    /* TE: nvte_compute_amax, nvte_compute_scale_from_amax, then the cast with that scale */
-    m = n ? absmax_bits(src_fmt, (const unsigned char *)src, n) : 0;
-    s = scale_bits_from_amax(m, max_bits(dst_fmt), pow2, bits_of(epsilon), F32_MAX);
+    uint32_t s = scale_bits_from_amax(m, max_bits(dst_fmt), pow2, bits_of(epsilon), F32_MAX);
     quantize_run(dst_fmt, dst, src_fmt, src, n, s, 0);
     if (amax)
         *amax = float_of(m);
@@ -337,6 +334,42 @@ int mf_fp8_quantize_current(mf_format dst_fmt, void *dst, mf_format src_fmt, con
         *scale = float_of(s);
     if (scale_inv)
         *scale_inv = float_of(mf__f32_div_bits(F32_ONE, s));
+}
+
+int mf_fp8_quantize_current(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n, int pow2,
+                            float epsilon, float *amax, float *scale, float *scale_inv)
+{
+    int rc = check_quantize(dst_fmt, dst, src_fmt, src, n);
+    uint32_t m;
+    if (rc != MF_OK)
+        return rc;
+    if (!epsilon_ok(bits_of(epsilon)))
+        return MF_E_ARG;
+    /* TE: nvte_compute_amax, nvte_compute_scale_from_amax, then the cast with that scale */
+    m = n ? absmax_bits(src_fmt, (const unsigned char *)src, n) : 0;
+    quantize_with_amax(dst_fmt, dst, src_fmt, src, n, m, pow2, epsilon, amax, scale, scale_inv);
+    return MF_OK;
+}
+
+int mf_fp8_quantize_current_reduced(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
+                                    int pow2, float epsilon, const mf_reduce_hook *hook, float *amax, float *scale,
+                                    float *scale_inv)
+{
+    int rc;
+    uint32_t m;
+    float v[2];
+    if (!hook || !hook->max)
+        return mf_fp8_quantize_current(dst_fmt, dst, src_fmt, src, n, pow2, epsilon, amax, scale, scale_inv);
+    rc = check_quantize(dst_fmt, dst, src_fmt, src, n);
+    if (rc == MF_OK && !epsilon_ok(bits_of(epsilon)))
+        rc = MF_E_ARG;
+    /* TE: local amax, all-reduce(MAX) over amax_reduction_group, scale, cast; a rank whose arguments
+     * failed still joins the exchange so that the others do not wait for it */
+    m = rc == MF_OK && n ? absmax_bits(src_fmt, (const unsigned char *)src, n) : 0;
+    v[0] = float_of(m);
+    if (mf__reduce_max(hook, v, 2, rc != MF_OK) != MF_OK)
+        return rc != MF_OK ? rc : MF_E_REDUCE;
+    quantize_with_amax(dst_fmt, dst, src_fmt, src, n, bits_of(v[0]), pow2, epsilon, amax, scale, scale_inv);
     return MF_OK;
 }
 
@@ -392,14 +425,11 @@ int mf_fp8_delayed_record(mf_fp8_delayed *st, float amax)
 
 /* TE delayed_scaling.cu, amax_and_scale_update_impl::kernel_bulk (PyTorch's fused update), or
  * ::kernel when roll_on_zero_amax is set; one scale per state. */
-int mf_fp8_delayed_update(mf_fp8_delayed *st)
+static void delayed_update_from(mf_fp8_delayed *st, uint32_t last)
 {
-    size_t len, i;
-    uint32_t last, hmax = 0, amax, a, s;
-    if (!st)
-        return MF_E_NULL;
-    len = st->cfg.history_len;
-    last = bits_of(st->history[0]);
+    size_t len = st->cfg.history_len, i;
+    uint32_t hmax = 0, amax, a, s;
+    st->history[0] = float_of(last);
     if (st->cfg.roll_on_zero_amax || (last & F32_ABS) != 0) {
         /* fmaxf(amax, a) from amax = 0 over every entry: NaN and negative entries never win */
         for (i = 0; i < len; i++) {
@@ -422,6 +452,53 @@ int mf_fp8_delayed_update(mf_fp8_delayed *st)
     st->scale = float_of(s);
     st->scale_inv = float_of(mf__f32_div_bits(F32_ONE, s)); /* TE: scale_inv = 1 / scale */
     st->steps++;
+}
+
+int mf_fp8_delayed_update(mf_fp8_delayed *st)
+{
+    float v[2];
+    if (!st)
+        return MF_E_NULL;
+    v[0] = st->history[0];
+    /* TE reduce_and_update_fp8_tensors: all-reduce(MAX) of amax_history[0] before the update */
+    if (st->cfg.reduce.max && mf__reduce_max(&st->cfg.reduce, v, 2, 0) != MF_OK)
+        return MF_E_REDUCE;
+    delayed_update_from(st, bits_of(v[0]));
+    return MF_OK;
+}
+
+int mf_fp8_delayed_update_many(mf_fp8_delayed *st, size_t count)
+{
+    const mf_reduce_hook *h;
+    float *v;
+    size_t i, bytes;
+    if (count == 0)
+        return MF_OK;
+    if (!st)
+        return MF_E_NULL;
+    if (!mf__span_ok(st, count, sizeof *st, &bytes) || count > SIZE_MAX / sizeof *v - 1)
+        return MF_E_SIZE;
+    h = &st[0].cfg.reduce;
+    for (i = 1; i < count; i++)
+        if (st[i].cfg.reduce.max != h->max || st[i].cfg.reduce.ctx != h->ctx)
+            return MF_E_ARG;
+    if (!h->max) {
+        for (i = 0; i < count; i++)
+            delayed_update_from(&st[i], bits_of(st[i].history[0]));
+        return MF_OK;
+    }
+    v = (float *)malloc((count + 1) * sizeof *v);
+    if (!v)
+        return MF_E_NOMEM;
+    for (i = 0; i < count; i++)
+        v[i] = st[i].history[0];
+    if (mf__reduce_max(h, v, count + 1, 0) != MF_OK) {
+        free(v);
+        return MF_E_REDUCE;
+    }
+    for (i = 0; i < count; i++)
+        delayed_update_from(&st[i], bits_of(v[i]));
+    free(v);
     return MF_OK;
 }
 

@@ -18,6 +18,7 @@
 #include <minifloat/loss_scale.h>
 
 #include "../internal.h"
+#include "reduce.h"
 
 #define F32_EXP_MASK 0x7F800000u
 #define F32_ONE 0x3F800000u
@@ -220,6 +221,13 @@ int mf_loss_scaler_update(mf_loss_scaler *s, int found_nonfinite)
     if (!s)
         return MF_E_NULL;
     c = &s->cfg;
+    if (c->reduce.max) { /* ShardedGradScaler.unscale_: dist.all_reduce(found_inf, op=MAX) */
+        float v[2];
+        v[0] = found_nonfinite ? 1.0f : 0.0f;
+        if (mf__reduce_max(&c->reduce, v, 2, 0) != MF_OK)
+            return MF_E_REDUCE;
+        found_nonfinite = v[0] != 0.0f;
+    }
     if (found_nonfinite) {
         s->steps_skipped++;
         if (c->static_scale)
