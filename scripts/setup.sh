@@ -23,7 +23,8 @@ mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # ---- dependencies --------------------------------------------------------------------------------
-need="cmake make ninja-build gcc g++ pkg-config check libsubunit-dev libmpfr-dev libsleef-dev libfp16-dev librsvg2-bin"
+# libopenmpi-dev, openmpi-bin: the MPI adapter and its tests (mpiexec); without them they are not built
+need="cmake make ninja-build gcc g++ pkg-config check libsubunit-dev libmpfr-dev libsleef-dev libfp16-dev librsvg2-bin libopenmpi-dev openmpi-bin"
 missing=""
 arch=$(dpkg --print-architecture 2>/dev/null || echo "")
 for p in $need; do

@@ -45,6 +45,10 @@ endif()
 # Every public header compiles on its own, first in its translation unit.
 file(GLOB MF_PUBLIC_HEADERS RELATIVE ${PROJECT_SOURCE_DIR}/include
      ${PROJECT_SOURCE_DIR}/include/minifloat.h ${PROJECT_SOURCE_DIR}/include/minifloat/*.h)
+# <minifloat/mpi.h> includes <mpi.h>: compiled with MPI's include path where CMake found MPI, else left out
+if(NOT MF_HAVE_MPI)
+  list(REMOVE_ITEM MF_PUBLIC_HEADERS minifloat/mpi.h)
+endif()
 set(MF_SELF_CONTAINED_SOURCES)
 foreach(header IN LISTS MF_PUBLIC_HEADERS)
   string(MAKE_C_IDENTIFIER ${header} id)
@@ -53,7 +57,7 @@ foreach(header IN LISTS MF_PUBLIC_HEADERS)
   list(APPEND MF_SELF_CONTAINED_SOURCES ${src})
 endforeach()
 add_library(hygiene_self_contained STATIC ${MF_SELF_CONTAINED_SOURCES})
-target_link_libraries(hygiene_self_contained PRIVATE minifloat_headers)
+target_link_libraries(hygiene_self_contained PRIVATE minifloat_headers $<$<BOOL:${MF_HAVE_MPI}>:MPI::MPI_C>)
 target_compile_options(hygiene_self_contained PRIVATE ${MF_HYGIENE_C_FLAGS})
 set_target_properties(hygiene_self_contained PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
 

@@ -367,10 +367,10 @@ void demo_load_batch(demo_trainer *t, int s)
  */
 double demo_forward_backward(demo_trainer *t)
 {
-    const int B = t->p.batch, nl = t->nl;
+    const int B = t->rows ? t->rows : t->p.batch, nl = t->nl;
     const int is16 = t->cfg == DEMO_BF16 || t->cfg == DEMO_FP16 || t->cfg == DEMO_FP16_LS;
     float scale = t->cfg == DEMO_FP16_LS ? mf_loss_scaler_scale(&t->scaler) : 1.0f;
-    float gscale = scale / (float)B;
+    float gscale = scale / (float)(t->grad_batch ? t->grad_batch : B);
     double loss = 0;
     int l, i;
 

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-static void adam(float *w, float *m, float *v, const float *g, size_t n, float lr, float c1, float c2)
+void demo_adam(float *w, float *m, float *v, const float *g, size_t n, float lr, float c1, float c2)
 {
     const float b1 = 0.9f, b2 = 0.999f, eps = 1e-8f; /* PyTorch's defaults */
     size_t i;
@@ -13,6 +13,15 @@ static void adam(float *w, float *m, float *v, const float *g, size_t n, float l
         v[i] = b2 * v[i] + (1.0f - b2) * g[i] * g[i];
         w[i] -= lr * (m[i] / c1) / (sqrtf(v[i] / c2) + eps);
     }
+}
+
+void demo_adam_params(const demo_trainer *t, long long step, long long total_steps, float *lr, float *c1, float *c2)
+{
+    /* cosine decay from lr to lr/20 over the run */
+    float lr_min = t->p.lr / 20.0f;
+    *lr = lr_min + 0.5f * (t->p.lr - lr_min) * (1.0f + (float)cos(DEMO_PI * step / total_steps));
+    *c1 = 1.0f - (float)pow(0.9, t->adam_t);
+    *c2 = 1.0f - (float)pow(0.999, t->adam_t);
 }
 
 void demo_optimizer_step(demo_trainer *t, long long step, long long total_steps)
@@ -44,17 +53,13 @@ void demo_optimizer_step(demo_trainer *t, long long step, long long total_steps)
         }
     }
     if (take) {
-        /* cosine decay from lr to lr/20 over the run */
-        float lr_min = t->p.lr / 20.0f;
-        float lr = lr_min + 0.5f * (t->p.lr - lr_min) * (1.0f + (float)cos(DEMO_PI * step / total_steps));
-        float c1, c2;
+        float lr, c1, c2;
         ++t->adam_t;
-        c1 = 1.0f - (float)pow(0.9, t->adam_t);
-        c2 = 1.0f - (float)pow(0.999, t->adam_t);
+        demo_adam_params(t, step, total_steps, &lr, &c1, &c2);
         for (l = 0; l < nl; l++) {
             demo_layer *y = &t->L[l];
-            adam(y->w, y->mw, y->vw, y->gw, (size_t)y->in * (size_t)y->out, lr, c1, c2);
-            adam(y->b, y->mb, y->vb, y->gb, (size_t)y->out, lr, c1, c2);
+            demo_adam(y->w, y->mw, y->vw, y->gw, (size_t)y->in * (size_t)y->out, lr, c1, c2);
+            demo_adam(y->b, y->mb, y->vb, y->gb, (size_t)y->out, lr, c1, c2);
         }
     } else {
         t->ep.skipped++;

@@ -48,6 +48,9 @@ typedef struct demo_trainer {
     int mx_min, mx_max, mx_seen;
     long long adam_t;  /* Adam steps taken (its bias correction) */
     int err;           /* first library error */
+    int rows;          /* rows of xb the next pass uses; 0 = p.batch (data_parallel.c: a rank's slice) */
+    int grad_batch;    /* the loss gradient's divisor; 0 = the pass's rows (data-parallel: the global
+                          batch, so that the slices' gradients add up to the batch's) */
 } demo_trainer;
 
 /* ---- model.c ------------------------------------------------------------------------------------ */
@@ -72,5 +75,9 @@ int demo_eval_correct(demo_trainer *t, const float *x, const int *y, int n);
 
 /* Update the master weights from the gradients; step (of total_steps) sets the learning rate. */
 void demo_optimizer_step(demo_trainer *t, long long step, long long total_steps);
+/* The learning rate of step (of total_steps) and Adam's bias corrections after t->adam_t steps. */
+void demo_adam_params(const demo_trainer *t, long long step, long long total_steps, float *lr, float *c1, float *c2);
+/* One Adam step (PyTorch's defaults) on n elements: w, m, v updated from the gradient g. */
+void demo_adam(float *w, float *m, float *v, const float *g, size_t n, float lr, float c1, float c2);
 
 #endif /* DEMO_TRAINER_H */
