@@ -39,7 +39,7 @@ cmake $gen -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -
 # with MF_TEST_SAMPLE=1 in the environment). test_gemm runs once, on the neon backend's GEMM kernel
 # (test_gemm_neon would run it again; the portable kernel's run is the native tiers').
 sel_l=unit
-sel_e='^test_(analyze|elementwise|loss_scale|fp8_recipes|mx|nvfp4|gemm_portable|gemm_neon)$'
+sel_e='^test_(analyze|elementwise|loss_scale|reduce_hook|fp8_recipes|mx|nvfp4|gemm_portable|gemm_neon)$'
 # Only the executables of those tests are built (each is its test's target, as tests/CMakeLists.txt's
 # mf_add_test names them): the library's, benchmarks', examples' and the other tests' objects were a
 # third of the cross build's CPU time. Should a selected test ever run a target of another name, the
