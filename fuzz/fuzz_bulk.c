@@ -129,10 +129,6 @@ static int subnormal(mf_format f, uint64_t code)
 {
     if (f == MF_FP64)
         return fpclassify(fz_f64_from_bits(code)) == FP_SUBNORMAL;
-    if (f >= MF_FP8_E4M3FNUZ) { /* not in ref_slow.h: exponent field 0, mantissa not (docs/formats.md) */
-        const unsigned man = f == MF_FP8_E3M4 ? 4u : f == MF_FP8_E5M2FNUZ ? 2u : 3u, mag = (unsigned)code & 0x7Fu;
-        return mag != 0 && (mag >> man) == 0; /* the FNUZ NaN 0x80 has magnitude 0 */
-    }
     return ref_is_subnormal_code(fz_ref_fmt(f), (uint32_t)code);
 }
 

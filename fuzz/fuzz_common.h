@@ -107,10 +107,12 @@ static inline uint32_t fz_f32_bits(float f)
 /* ---- formats ------------------------------------------------------------------------------------ */
 /* The narrow formats (targets of both mf_from_f32 and mf_from_f64), then binary32 (a rounding
  * target only from binary64). */
-static const mf_format fz_formats[] = {MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3,
-                                       MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0,     MF_FP32};
-#define FZ_N_NARROW 8
-#define FZ_N_TARGETS 9
+static const mf_format fz_formats[] = {MF_FP16,         MF_BF16,         MF_FP8_E4M3,        MF_FP8_E5M2,
+                                       MF_FP6_E2M3,     MF_FP6_E3M2,     MF_FP4_E2M1,        MF_E8M0,
+                                       MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE,
+                                       MF_FP8_E3M4,     MF_FP32};
+#define FZ_N_NARROW 13
+#define FZ_N_TARGETS 14
 
 static inline int fz_ref_fmt(mf_format f)
 {
@@ -124,6 +126,11 @@ static inline int fz_ref_fmt(mf_format f)
     case MF_FP6_E3M2: return REF_E3M2;
     case MF_FP4_E2M1: return REF_E2M1;
     case MF_E8M0: return REF_E8M0;
+    case MF_FP8_E4M3FNUZ: return REF_E4M3FNUZ;
+    case MF_FP8_E5M2FNUZ: return REF_E5M2FNUZ;
+    case MF_FP8_E4M3B11FNUZ: return REF_E4M3B11FNUZ;
+    case MF_FP8_E4M3IEEE: return REF_E4M3IEEE;
+    case MF_FP8_E3M4: return REF_E3M4;
     default: fz_fail("no reference format for %d", (int)f); return -1;
     }
 }
@@ -150,9 +157,10 @@ static inline unsigned fz_ev_to_ref(unsigned ev)
  * mf_from_f32) or a binary64 one. A tag byte picks the generator, so that inputs reach the
  * interesting places (grid points, midpoints, one ulp either side, specials) without luck:
  *   tag & 7 = 0: 8 raw bytes of a binary64          1, 5: 4 raw bytes of a binary32
- *             2: a code of a format (byte: format, 2 bytes: code), (tag >> 3) & 3 selects the value
- *                (0), the midpoint to the next code (1), or either of them nudged by a signed byte
- *                of ulps (2, 3); tag bit 5 picks binary32 (else binary64) precision
+ *             2: a code of a format (byte: format, 1 + byte % 13 in ref_slow.h's list, f16 .. e3m4;
+ *                2 bytes: code), (tag >> 3) & 3 selects the value (0), the midpoint to the next code
+ *                (1), or either of them nudged by a signed byte of ulps (2, 3); tag bit 5 picks
+ *                binary32 (else binary64) precision
  *             3: signed 16-bit integer * 2^(signed byte), tag bit 5: binary32
  *             4: a special value from a list (byte: index); tag bit 5: binary32
  *          6, 7: 8 raw bytes of a binary64 */

@@ -6,7 +6,7 @@
  * e8m0 reads |x|, so there a and b are ordered by magnitude), for every target format and both
  * policies:
  *   1. every mode except sr, and sr with the same rbits for both: decode(round(a)) <= decode(round(b)),
- *      ignoring NaN results (e4m3 and e8m0 overflow to NaN under IEEE);
+ *      ignoring NaN results (e4m3, the FNUZ formats and e8m0 overflow to NaN under IEEE);
  *   2. for x in {a, b}: rd(x) <= x <= ru(x) by value where no clamp to max can intervene (|x| <= max,
  *      or IEEE with an inf or NaN to go to) and the result is not NaN; |rz(x)| <= |x|;
  *   3. the code of every mode (rn, rna, rz, ro, sr with the record's rbits, 0 and all ones) is the

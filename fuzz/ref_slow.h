@@ -16,6 +16,8 @@
  *     if it ever fails, instead of silently comparing a wrong answer.
  * binary32 as a target (from binary64 inputs) is not tabulated (2^32 codes): its neighbours come
  * from the same grid formula, floor(|x| / ulp) * ulp.
+ * The FNUZ formats and the IEEE-style FP8 formats follow docs/formats.md, "The FNUZ formats and the
+ * IEEE-style FP8 formats"; they come after e8m0, so that older corpus bytes keep their formats.
  */
 #ifndef MF_FUZZ_REF_SLOW_H
 #define MF_FUZZ_REF_SLOW_H
@@ -27,7 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { REF_F32, REF_F16, REF_BF16, REF_E4M3, REF_E5M2, REF_E2M3, REF_E3M2, REF_E2M1, REF_E8M0, REF_NFMT };
+enum {
+    REF_F32, REF_F16, REF_BF16, REF_E4M3, REF_E5M2, REF_E2M3, REF_E3M2, REF_E2M1, REF_E8M0,
+    REF_E4M3FNUZ, REF_E5M2FNUZ, REF_E4M3B11FNUZ, REF_E4M3IEEE, REF_E3M4, REF_NFMT
+};
 enum { REF_RN, REF_RNA, REF_RZ, REF_RU, REF_RD, REF_RO, REF_SR, REF_NMODE };
 enum { REF_IEEE, REF_SAT };
 enum { REF_EV_OVERFLOW = 1, REF_EV_UNDERFLOW = 2, REF_EV_SUBNORMAL = 4, REF_EV_NAN = 8, REF_EV_INEXACT = 16 };
@@ -36,8 +41,10 @@ enum { REF_EV_OVERFLOW = 1, REF_EV_UNDERFLOW = 2, REF_EV_SUBNORMAL = 4, REF_EV_N
  *   IEEE  exponent field all ones: inf (mantissa 0) or NaN
  *   FN    only the all-ones magnitude is NaN, no inf (e4m3)
  *   NONE  every code is finite (FP6, FP4)
- *   E8M0  unsigned 2^(code - 127), 0xFF = NaN */
-enum { REF_KIND_IEEE, REF_KIND_FN, REF_KIND_NONE, REF_KIND_E8M0 };
+ *   E8M0  unsigned 2^(code - 127), 0xFF = NaN
+ *   FNUZ  every magnitude is finite; the sign bit alone (the code of -0 elsewhere) is the one NaN:
+ *         no inf, no -0 (e4m3fnuz, e5m2fnuz, e4m3b11fnuz) */
+enum { REF_KIND_IEEE, REF_KIND_FN, REF_KIND_NONE, REF_KIND_E8M0, REF_KIND_FNUZ };
 
 typedef struct ref_format {
     const char *name;
@@ -45,11 +52,13 @@ typedef struct ref_format {
 } ref_format;
 
 static const ref_format ref_formats[REF_NFMT] = {
-    {"f32", 32, 8, 23, 127, REF_KIND_IEEE}, {"f16", 16, 5, 10, 15, REF_KIND_IEEE},
-    {"bf16", 16, 8, 7, 127, REF_KIND_IEEE}, {"e4m3", 8, 4, 3, 7, REF_KIND_FN},
-    {"e5m2", 8, 5, 2, 15, REF_KIND_IEEE},   {"e2m3", 6, 2, 3, 1, REF_KIND_NONE},
-    {"e3m2", 6, 3, 2, 3, REF_KIND_NONE},    {"e2m1", 4, 2, 1, 1, REF_KIND_NONE},
-    {"e8m0", 8, 8, 0, 127, REF_KIND_E8M0},
+    {"f32", 32, 8, 23, 127, REF_KIND_IEEE},   {"f16", 16, 5, 10, 15, REF_KIND_IEEE},
+    {"bf16", 16, 8, 7, 127, REF_KIND_IEEE},   {"e4m3", 8, 4, 3, 7, REF_KIND_FN},
+    {"e5m2", 8, 5, 2, 15, REF_KIND_IEEE},     {"e2m3", 6, 2, 3, 1, REF_KIND_NONE},
+    {"e3m2", 6, 3, 2, 3, REF_KIND_NONE},      {"e2m1", 4, 2, 1, 1, REF_KIND_NONE},
+    {"e8m0", 8, 8, 0, 127, REF_KIND_E8M0},    {"e4m3fnuz", 8, 4, 3, 8, REF_KIND_FNUZ},
+    {"e5m2fnuz", 8, 5, 2, 16, REF_KIND_FNUZ}, {"e4m3b11fnuz", 8, 4, 3, 11, REF_KIND_FNUZ},
+    {"e4m3ieee", 8, 4, 3, 7, REF_KIND_IEEE},  {"e3m4", 8, 3, 4, 3, REF_KIND_IEEE},
 };
 
 static inline void ref_fail(const char *what)
@@ -59,6 +68,12 @@ static inline void ref_fail(const char *what)
 }
 
 static inline int ref_signed(int f) { return ref_formats[f].kind != REF_KIND_E8M0; }
+
+/* Has the format a -0? (Not e8m0, unsigned, nor FNUZ, where that code is the NaN.) */
+static inline int ref_has_neg_zero(int f)
+{
+    return ref_formats[f].kind != REF_KIND_E8M0 && ref_formats[f].kind != REF_KIND_FNUZ;
+}
 
 /* Mask of all code bits, and the sign bit (0 for e8m0). */
 static inline uint32_t ref_code_mask(int f)
@@ -81,7 +96,9 @@ static inline double ref_decode(int f, uint32_t code)
     M = code & ((1u << F->mbits) - 1u);
     eall = (1u << F->ebits) - 1u;
     mall = (1u << F->mbits) - 1u;
-    if (F->kind == REF_KIND_IEEE && E == eall)
+    if (F->kind == REF_KIND_FNUZ && s && E == 0 && M == 0)
+        v = NAN;
+    else if (F->kind == REF_KIND_IEEE && E == eall)
         v = M ? NAN : INFINITY;
     else if (F->kind == REF_KIND_FN && E == eall && M == mall)
         v = NAN;
@@ -98,17 +115,31 @@ typedef struct ref_info {
     double max;          /* largest finite value */
     double virt;         /* the value above max in the unbounded exponent: max + ulp(max) */
     double min_normal;   /* below it a nonzero value is subnormal (formats with subnormals) */
-    uint32_t nan_code;   /* the NaN conversions produce: sign clear, all ones; +max if none */
+    uint32_t nan_code;   /* the NaN conversions produce: sign clear, all ones; FNUZ: the sign bit
+                            alone (its only NaN); +max if none */
     uint32_t inf_code;   /* +inf, 0 when none */
     int has_inf, has_nan;
 } ref_info;
 
 static ref_info ref_infos[REF_NFMT];
 /* Magnitude code -> value for the tabulated formats (all but f32). */
-static double ref_tab_f16[1u << 15], ref_tab_bf16[1u << 15], ref_tab_e4m3[128], ref_tab_e5m2[128],
-    ref_tab_e2m3[32], ref_tab_e3m2[32], ref_tab_e2m1[8], ref_tab_e8m0[256];
-static double *const ref_tabs[REF_NFMT] = {NULL,         ref_tab_f16,  ref_tab_bf16, ref_tab_e4m3, ref_tab_e5m2,
-                                           ref_tab_e2m3, ref_tab_e3m2, ref_tab_e2m1, ref_tab_e8m0};
+static double ref_tab_f16[1u << 15], ref_tab_bf16[1u << 15], ref_tab_e4m3[128], ref_tab_e5m2[128], ref_tab_e2m3[32],
+    ref_tab_e3m2[32], ref_tab_e2m1[8], ref_tab_e8m0[256], ref_tab_e4m3fnuz[128], ref_tab_e5m2fnuz[128],
+    ref_tab_e4m3b11fnuz[128], ref_tab_e4m3ieee[128], ref_tab_e3m4[128];
+static double *const ref_tabs[REF_NFMT] = {NULL,
+                                           ref_tab_f16,
+                                           ref_tab_bf16,
+                                           ref_tab_e4m3,
+                                           ref_tab_e5m2,
+                                           ref_tab_e2m3,
+                                           ref_tab_e3m2,
+                                           ref_tab_e2m1,
+                                           ref_tab_e8m0,
+                                           ref_tab_e4m3fnuz,
+                                           ref_tab_e5m2fnuz,
+                                           ref_tab_e4m3b11fnuz,
+                                           ref_tab_e4m3ieee,
+                                           ref_tab_e3m4};
 static int ref_ready;
 
 static inline void ref_init(void)
@@ -147,7 +178,9 @@ static inline void ref_init(void)
         frexp(I->max, &ex); /* max = m * 2^ex, 0.5 <= m < 1: ulp(max) = 2^(ex - 1 - mbits) */
         I->virt = I->max + ldexp(1.0, ex - 1 - F->mbits);
         I->inf_code = I->has_inf ? (((1u << F->ebits) - 1u) << F->mbits) : 0u;
-        I->nan_code = I->has_nan ? ref_code_mask(f) & ~ref_sign_bit(f) : I->max_code;
+        I->nan_code = !I->has_nan                ? I->max_code
+                      : F->kind == REF_KIND_FNUZ ? ref_sign_bit(f)
+                                                 : ref_code_mask(f) & ~ref_sign_bit(f);
     }
     ref_ready = 1;
 }
@@ -226,6 +259,7 @@ static inline uint32_t ref_round(int f, double x, int mode, int pol, uint32_t rb
     const ref_info *I = ref_info_of(f);
     int neg = F->kind != REF_KIND_E8M0 && signbit(x); /* e8m0 reads |x| */
     uint32_t sb = neg ? ref_sign_bit(f) : 0u;
+    uint32_t zsb = ref_has_neg_zero(f) ? sb : 0u; /* the sign of a zero result: FNUZ has no -0 */
     double ax = fabs(x), lo, hi, res;
     uint32_t lo_code, code;
     int up;
@@ -247,7 +281,7 @@ static inline uint32_t ref_round(int f, double x, int mode, int pol, uint32_t rb
         return 0;
     }
     if (ax == 0)
-        return sb;
+        return zsb;
     if (ax >= I->virt) { /* rounds to virt or beyond in every mode */
         *ev |= REF_EV_OVERFLOW | REF_EV_INEXACT;
         return ref_overflow_code(f, neg, mode, pol);
@@ -295,9 +329,11 @@ static inline uint32_t ref_round(int f, double x, int mode, int pol, uint32_t rb
         return ref_overflow_code(f, neg, mode, pol);
     }
     code = up ? lo_code + 1 : lo_code;
-    if (res == 0)
+    if (res == 0) {
         *ev |= REF_EV_UNDERFLOW;
-    else if (ref_is_subnormal_code(f, code))
+        return zsb; /* code is 0 */
+    }
+    if (ref_is_subnormal_code(f, code))
         *ev |= REF_EV_SUBNORMAL;
     return code | sb;
 }
