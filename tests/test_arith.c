@@ -2,7 +2,7 @@
 /* tests/test_arith.c - the environment-independent binary32 arithmetic of detail/arith.h against the
  * hardware, which (in this process: round-to-nearest-even, no FTZ/DAZ) is IEEE 754 binary32. Random
  * bit patterns of every class, the products and quotients that land near the overflow and underflow
- * thresholds, and every significand of one binade for the reciprocal. */
+ * thresholds, sums that cancel or carry, and every significand of one binade for the reciprocal. */
 #include <math.h>
 #include <string.h>
 
@@ -88,6 +88,55 @@ START_TEST(test_special_operands)
 }
 END_TEST
 
+/* Sums: random patterns, operands of nearby exponents and either sign (cancellation, carries into the next
+ * binade), one operand far smaller (sticky bits), subnormals. */
+START_TEST(test_add_random)
+{
+    uint64_t i, n = 20000000, nan_ops = 0, cancel = 0;
+    for (i = 0; i < n; i++) {
+        uint32_t a = rnd32(), b = rnd32(), r = rnd32() % 4;
+        float fa, fb;
+        if (r == 1) /* b within a few binades of a, random sign: cancellation and exact results */
+            b = (b & 0x807FFFFFu) | ((((a >> 23) & 0xFFu) + rnd32() % 5 - 2) & 0xFFu) << 23;
+        else if (r == 2) /* b = -a nudged by a few ulps */
+            b = (a ^ 0x80000000u) + rnd32() % 7 - 3;
+        else if (r == 3) /* both subnormal or tiny */
+            a &= 0x80FFFFFFu, b &= 0x80FFFFFFu;
+        fa = mf_test_bits_f32(a);
+        fb = mf_test_bits_f32(b);
+        MF_EXPECT(same(mf__f32_add_bits(a, b), fa + fb), "add 0x%08x + 0x%08x: got 0x%08x want 0x%08x", a, b,
+                  mf__f32_add_bits(a, b), mf_test_f32_bits(fa + fb));
+        if (isnan(fa) || isnan(fb)) {
+            uint32_t want = (isnan(fa) ? a : b) | 0x00400000u;
+            MF_EXPECT(mf__f32_add_bits(a, b) == want, "NaN propagation 0x%08x 0x%08x", a, b);
+            nan_ops++;
+        }
+        cancel += !isnan(fa) && fa + fb == 0.0f && fa != 0.0f;
+    }
+    ck_assert_uint_gt(nan_ops, 1000);
+    ck_assert_uint_gt(cancel, 1000);
+}
+END_TEST
+
+START_TEST(test_add_special_operands)
+{
+    static const uint32_t sp[] = {0,           0x80000000u, 1,           0x80000001u, 0x007FFFFFu,
+                                  0x00800000u, 0x80800000u, 0x3F800000u, 0xBF800000u, 0x7F7FFFFFu,
+                                  0xFF7FFFFFu, 0x7F7FFFFEu, 0x73800000u, 0x7F800000u, 0xFF800000u,
+                                  0x7FC00000u, 0x7F800001u, 0xFFC12345u, 0x33800000u, 0x4B000000u};
+    size_t i, j, n = sizeof sp / sizeof sp[0];
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            float fa = mf_test_bits_f32(sp[i]), fb = mf_test_bits_f32(sp[j]);
+            ck_assert_msg(same(mf__f32_add_bits(sp[i], sp[j]), fa + fb), "add 0x%08x 0x%08x", sp[i], sp[j]);
+        }
+    ck_assert_uint_eq(mf__f32_add_bits(0x7F800000u, 0xFF800000u), 0x7FC00000u); /* inf - inf (documented) */
+    ck_assert_uint_eq(mf__f32_add_bits(0x80000000u, 0x80000000u), 0x80000000u); /* -0 + -0 */
+    ck_assert_uint_eq(mf__f32_add_bits(0x3F800000u, 0xBF800000u), 0);           /* x - x = +0 */
+    ck_assert_uint_eq(mf__f32_add_bits(0x7F7FFFFFu, 0x73800000u), 0x7F800000u); /* max + half an ulp: inf */
+}
+END_TEST
+
 /* (float)(1.0 / (double)s), PyTorch's inverse scale, equals the binary32 quotient 1 / s: every
  * significand of the binade [1, 2), and random s of every exponent. */
 START_TEST(test_recip_via_f64)
@@ -119,6 +168,8 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_mul_div_random);
     tcase_add_test(tc, test_special_operands);
+    tcase_add_test(tc, test_add_random);
+    tcase_add_test(tc, test_add_special_operands);
     tcase_add_test(tc, test_recip_via_f64);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);

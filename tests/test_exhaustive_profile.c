@@ -28,8 +28,9 @@
  *     underflow, one chunk in 8 rotating daily); for the saturating sweep of a caller-chosen policy, 255 and
  *     the field of max only; plus the chunks c with c % 256 == days since 1970 % 256 of the rest
  *     (MF_EXHAUSTIVE_SHARD=k: shard k % 256). The 1/256 shard and the field-0
- *     sampling keep the four tests under 20 s CPU together (a profile conversion is ~4 ns); the bulk path
- *     converts the chunks c % 64 == 0 of the full fields (~20 ns an element);
+ *     sampling keep the four tests within CI's time (docs/perf/profiles-exhaustive-2026-12-03-zen3.csv has
+ *     the cost of a whole sweep); the bulk path, slower under a profile, converts the chunks c % 64 == 0 of
+ *     the full fields;
  *   MF_EXHAUSTIVE_SHARD=all: all 2^32 inputs per sweep (the bulk path 1/16: the chunks c % 16 == 0), and one
  *     `digest <profile> <fmt> <mode> <policy> <hex>` line per sweep, computed as in test_exhaustive.c
  *     (blocks of 2^14: S1 = sum of codes, S2 = sum of j * code, digest = sum of
@@ -321,7 +322,7 @@ static int chunk_selected(const unsigned char field[256], uint32_t c)
     }
 }
 
-/* The chunks also converted by mf_convert (under a profile an element-by-element path, ~20 ns an element):
+/* The chunks also converted by mf_convert (under a profile an element-by-element path, slower than the scalar):
  * default, the chunks c % 64 == 0 of the full fields (each field's first chunk, where its power of two is,
  * and seven more per sign: zero, inf and the first NaNs included); all, the chunks c % 16 == 0. */
 static int bulk_selected(const unsigned char field[256], uint32_t c)

@@ -47,52 +47,6 @@ int mf_mpi_reduce_max(void *ctx, float *values, size_t n)
     return 0;
 }
 
-/* ---- binary32 addition in integers ---------------------------------------------------------------- */
-
-/* a + b, binary32 bits in and out, round-to-nearest-even, whatever the FP environment (as the other
- * functions of minifloat/detail/arith.h). NaN: the first NaN operand, quieted; inf + -inf: 0x7FC00000;
- * an exact zero sum is +0 unless both operands are -0. */
-static uint32_t f32_add_bits(uint32_t a, uint32_t b)
-{
-    const mf__fmt f = mf__fmt_get(MF_FP32);
-    mf__unpacked x = mf__unpack(f, a), y = mf__unpack(f, b), t;
-    uint64_t mx, my, s;
-    int32_t d, e;
-    int lz;
-    if (x.cls == MF__CLS_NAN)
-        return a | 0x00400000u;
-    if (y.cls == MF__CLS_NAN)
-        return b | 0x00400000u;
-    if (x.cls == MF__CLS_INF)
-        return (y.cls == MF__CLS_INF && x.sign != y.sign) ? MF__F32_DEFAULT_NAN : a;
-    if (y.cls == MF__CLS_INF)
-        return b;
-    if (x.cls == MF__CLS_ZERO)
-        return y.cls == MF__CLS_ZERO ? (a & b) : b;
-    if (y.cls == MF__CLS_ZERO)
-        return a;
-    if (y.exp > x.exp || (y.exp == x.exp && y.sig > x.sig)) { /* |x| >= |y| */
-        t = x;
-        x = y;
-        y = t;
-    }
-    /* significands at bits 62..39: one bit of headroom for the carry, 39 exact guard bits below; what a
-     * long shift drops becomes a sticky bit far below the rounding position */
-    mx = x.sig >> 1;
-    my = y.sig >> 1;
-    d = x.exp - y.exp;
-    if (d >= 63)
-        my = 1;
-    else if (d > 0)
-        my = (my >> d) | ((my & (((uint64_t)1 << d) - 1)) != 0);
-    s = x.sign == y.sign ? mx + my : mx - my;
-    if (s == 0)
-        return 0;
-    lz = mf__clz64(s);
-    e = x.exp + 1 - lz;
-    return mf__f32_pack_rn(x.sign, e, s << lz);
-}
-
 /* ---- the sums ------------------------------------------------------------------------------------- */
 
 int mf_mpi_shard(size_t n, int rank, int ranks, size_t *start, size_t *count)
@@ -197,7 +151,7 @@ static int reduce_shard(MPI_Comm comm, const shards *s, mf_format fmt, const voi
             /* recv is the caller's float array: its bits go through memcpy, not a uint32_t lvalue */
             if (r > 0) {
                 memcpy(&acc, &out[i], sizeof acc);
-                x = f32_add_bits(acc, x);
+                x = mf__f32_add_bits(acc, x);
             }
             memcpy(&out[i], &x, sizeof x);
         }

@@ -6,7 +6,7 @@
  * and FTZ/DAZ, so the portable code computes with integers instead: the exact product or quotient
  * goes through the one rounding core, mf__round_pack. Results equal IEEE 754 binary32 arithmetic in
  * round-to-nearest-even, with two choices where IEEE leaves backend: a NaN operand is returned quieted
- * (the first one, as x86 and ARM do), and an invalid operation (0 * inf, 0 / 0, inf / inf) gives
+ * (the first one, as x86 and ARM do), and an invalid operation (0 * inf, 0 / 0, inf / inf, inf - inf) gives
  * 0x7FC00000.
  *
  * PyTorch's GradScaler inverts its scale as (float)(1.0 / (double)scale). Rounding a quotient first
@@ -29,6 +29,48 @@ MF_HD MF_INLINE uint32_t mf__f32_pack_rn(uint32_t sign, int32_t exp, uint64_t si
     r.exp = exp;
     r.sig = sig;
     return mf__round_pack(mf__fmt_get(MF_FP32), r, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, &ev);
+}
+
+/* a + b, binary32 bits in and out (the ordered gradient sums of minifloat/mpi.h). inf + -inf gives
+ * 0x7FC00000; an exact zero sum is +0 unless both operands are -0. */
+MF_HD MF_INLINE uint32_t mf__f32_add_bits(uint32_t a, uint32_t b)
+{
+    const mf__fmt f = mf__fmt_get(MF_FP32);
+    mf__unpacked x = mf__unpack(f, a), y = mf__unpack(f, b), t;
+    uint64_t mx, my, s;
+    int32_t d;
+    int lz;
+    if (x.cls == MF__CLS_NAN)
+        return a | 0x00400000u;
+    if (y.cls == MF__CLS_NAN)
+        return b | 0x00400000u;
+    if (x.cls == MF__CLS_INF)
+        return (y.cls == MF__CLS_INF && x.sign != y.sign) ? MF__F32_DEFAULT_NAN : a;
+    if (y.cls == MF__CLS_INF)
+        return b;
+    if (x.cls == MF__CLS_ZERO)
+        return y.cls == MF__CLS_ZERO ? (a & b) : b;
+    if (y.cls == MF__CLS_ZERO)
+        return a;
+    if (y.exp > x.exp || (y.exp == x.exp && y.sig > x.sig)) { /* |x| >= |y| */
+        t = x;
+        x = y;
+        y = t;
+    }
+    /* significands at bits 62..39: one bit of headroom for the carry, 39 exact guard bits below; what a
+     * long shift drops becomes a sticky bit far below the rounding position */
+    mx = x.sig >> 1;
+    my = y.sig >> 1;
+    d = x.exp - y.exp;
+    if (d >= 63)
+        my = 1;
+    else if (d > 0)
+        my = (my >> d) | ((my & (((uint64_t)1 << d) - 1)) != 0);
+    s = x.sign == y.sign ? mx + my : mx - my;
+    if (s == 0)
+        return 0;
+    lz = mf__clz64(s);
+    return mf__f32_pack_rn(x.sign, x.exp + 1 - lz, s << lz);
 }
 
 /* a * b, binary32 bits in and out. */
