@@ -26,7 +26,8 @@ enum { TCK_F16, TCK_BF16, TCK_TF32, TCK_FP8, TCK_F6F4 };
 
 /* (GPU, family) -> block size w, extra alignment bits neab, fraction bits of a block's result, and the
  * floor of the alignment exponent (the MATLAB H100 model's -133; none elsewhere). FP8 on Ada and Hopper
- * keeps 13 fraction bits (neab = -10): the "fast accumulation" the DeepSeek-V3 report measured. */
+ * keeps 13 fraction bits (neab = -10): the "fast accumulation" the DeepSeek-V3 report measured. B200 is
+ * tcgen05.mma, FP8 truncated like the rest (its hardware words); B200's mma.sync rounds otherwise (docs/gemm.md). */
 static const struct {
     mf_accum gpu;
     int kind, w, neab, out_frac, min_exp;
