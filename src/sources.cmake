@@ -53,6 +53,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND CMAKE_C_COMPILER_
   set(MF_BK_avx512bf16_FLAGS ${MF_AVX512_FLAGS} -mavx512bf16 -mavx512vbmi)
   set(MF_BK_avx512bf16_PARENT avx512)
   set(MF_BK_avx512bf16_ROUND bf16) # vcvtneps2bf16; the pairs it converts: BK_OWN_DSTS in its header
+  set(MF_BK_avx512bf16_GEMM x86/gemm_avx512bf16.c) # the pair micro-kernels: vdpbf16ps and its fma chain
   list(APPEND MF_LIB_SOURCES ${CMAKE_CURRENT_LIST_DIR}/x86/cpuid.c)
   list(APPEND MF_LIB_DEFINITIONS MF_X86_BACKENDS=1)
 endif()

@@ -344,6 +344,11 @@ static int t_gemm(const ab_call *c)
                    (mf_format)c->e[5], c->n[5], c->p[3]);
 }
 
+static int t_gemm_plan(const ab_call *c)
+{
+    return mf_gemm_plan((mf_format)c->e[0], (mf_format)c->e[1], c->p[0], c->p[1]);
+}
+
 /* minifloat/cuda.h: the legacy default stream; with a device, wait for the work (cuda_done) */
 static int cuda_done(int rc);
 static int t_cuda_built(const ab_call *c)
@@ -623,6 +628,18 @@ static const ab_fn TABLE[] = {
       DIM("rows", 0, 4, 16), DIM("cols", 1, 4, 1), PTR("y", 2, P_REQN, OE, 64 * 4, F_NONE)},
      {PAIR(2, 0), PAIR(2, 1)}, 2, 0},
     /* minifloat/gemm.h: C (3 x 4 f32, read: beta = 0.5) = A (3 x 5 e4m3) B (5 x 4 bf16), row-major */
+    {"mf_gemm_plan", t_gemm_plan, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3, MF_BF16}},
+     {ENUMX("fmt_a", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_E8M0, MF_FP64),
+      ENUMX("fmt_b", 1, MF_FORMAT_COUNT, MF_E_FORMAT, MF_E8M0, MF_FP64),
+      PTRL("opts", 0, P_OPT, P_IN, sizeof(mf_gemm_opts), F_GOPTS, -1),
+      PTR("plan", 1, P_REQ, P_OUT, sizeof(mf_gemm_plan_info), F_NONE),
+      FENUM("opts->accum", 0, mf_gemm_opts, accum, MF_ACCUM_COUNT, MF_E_ARG),
+      FENUM("opts->scale_a.kind", 0, mf_gemm_opts, scale_a.kind, MF_GEMM_SCALE_COUNT, MF_E_ARG),
+      FENUM("opts->scale_b.kind", 0, mf_gemm_opts, scale_b.kind, MF_GEMM_SCALE_COUNT, MF_E_ARG),
+      FENUM("opts->round", 0, mf_gemm_opts, round, MF_ROUND_COUNT, MF_E_ROUND),
+      FENUM("opts->overflow", 0, mf_gemm_opts, overflow, MF_OVERFLOW_COUNT, MF_E_POLICY),
+      FVAL("opts->threads", 0, FT_INT, mf_gemm_opts, threads, MF_E_ARG, -1, INT_MIN)},
+     {{0}}, 0, 0},
     {"mf_gemm", t_gemm, MF_OK, MF_E_NULL,
      {.e = {MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, MF_FP8_E4M3, MF_BF16, MF_FP32}, .n = {3, 4, 5, 5, 4, 4}, .f = {1.0f, 0.5f}},
      {ENUM("layout", 0, 2, MF_E_ARG), ENUM("trans_a", 1, 2, MF_E_ARG), ENUM("trans_b", 2, 2, MF_E_ARG),

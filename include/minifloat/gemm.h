@@ -146,13 +146,33 @@ typedef struct mf_gemm_opts {
  *   MF_E_NOMEM    the work buffers (packed panels of A and B, binary32 tiles of C) could not be allocated.
  * m = 0 or n = 0 succeeds and touches nothing (stats zeroed).
  *
- * MF_ACCUM_FP32 runs on packed panels with a micro-kernel of this CPU's instruction set (AVX2 FMA, or
- * portable C): each accumulator is still the one fma chain above, so every kernel and thread count gives
- * the same bits. The tensor-core models run as vector code on opts->threads, with the same bits as their
+ * MF_ACCUM_FP32 runs on packed panels with a micro-kernel of this CPU's instruction set (AVX2 / AVX-512
+ * FMA, portable C, and for bf16 and narrower inputs AVX512_BF16's vdpbf16ps where it provably gives the
+ * same sums: docs/gemm.md): each accumulator is still the one fma chain above, so every kernel and thread
+ * count gives the same bits; mf_gemm_plan says which kernel runs. The tensor-core models run as vector code on opts->threads, with the same bits as their
  * scalar reference. MF_ACCUM_EXACT is a reference: one element at a time, on the calling thread. */
 MF_API int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size_t n, size_t k, float alpha,
                    const void *a, mf_format fmt_a, size_t lda, const void *b, mf_format fmt_b, size_t ldb, float beta,
                    void *c, mf_format fmt_c, size_t ldc, const mf_gemm_opts *opts);
+
+/* Which kernel mf_gemm runs for a pair of formats and options on this process's backend: filled by
+ * mf_gemm_plan. */
+typedef struct mf_gemm_plan_info {
+    const char *backend; /* the SIMD backend: mf_backend() */
+    const char *kernel;  /* "fma": the fma micro-kernel on binary32 panels; "dot-bf16": bf16 pairs through a
+                            dot-product instruction (vdpbf16ps) where the guard holds, the same pairs by fma
+                            elsewhere (docs/gemm.md); "exact"; "tensor-core" (a model) */
+    const char *isa;     /* the micro-kernel's instruction set ("portable", "avx2", "avx512", "avx512bf16",
+                            "neon"), NULL for "exact" and "tensor-core" */
+    int mr, nr;          /* the micro-tile: rows of A and columns of B (0 where there is none) */
+    size_t mc, kc, nc;   /* block sizes: rows of A, k steps and (at most) columns of B per packed panel */
+} mf_gemm_plan_info;
+
+/* What mf_gemm with these input formats and options would run, without reading any matrix (the shapes,
+ * layouts and C's format do not change the choice). The kernel never changes a bit of C: it is how fast,
+ * not what. Returns MF_OK, or MF_E_FORMAT / MF_E_ARG / MF_E_ROUND / MF_E_POLICY where mf_gemm would say so
+ * about these arguments, MF_E_NULL for a NULL plan; on error *plan is left as it was. */
+MF_API int mf_gemm_plan(mf_format fmt_a, mf_format fmt_b, const mf_gemm_opts *opts, mf_gemm_plan_info *plan);
 
 MF_END_DECLS
 

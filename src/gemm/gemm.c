@@ -266,7 +266,7 @@ static void run_exact(const gemm *g, mf_stats *st)
  * gets fma(a_p, b_p, acc) for p = 0 .. k-1 in order from +0, whatever the kernel, block sizes or thread
  * count. Edges are padded with zeros in the slivers, which only the padding's accumulators see.
  */
-enum { MC = 144, KC = 256, NC_MAX = 1024, BP_BUDGET = 1 << 22 /* floats of packed B */ };
+enum { MC = 144, KC = 256, KC_MAX = 512, NC_MAX = 1024, BP_BUDGET = 1 << 22 /* floats of packed B */ };
 
 /* one element's decoding */
 typedef struct dec {
@@ -274,6 +274,7 @@ typedef struct dec {
     mf_format fmt;
     size_t rs, cs;
     float lut[256];           /* the value of every code of a format of 8 bits or fewer */
+    uint16_t lut16[256];      /* ... as bf16 bits (exact: those formats widen exactly to bf16) */
     const mf__backend *widen; /* the backend that widens contiguous f16 runs */
     const bscale *bs;
 } dec;
@@ -287,6 +288,8 @@ static void dec_init(dec *d, const mat *x)
             d->lut[c] = mf_to_f32(x->fmt, x->fmt == MF_FP4_E2M1                            ? c & 0xF
                                           : x->fmt == MF_FP6_E2M3 || x->fmt == MF_FP6_E3M2 ? c & 0x3F
                                                                                            : c);
+    for (uint32_t c = 0; c < 256; c++)
+        d->lut16[c] = (uint16_t)(mf__f32_bits(d->lut[c]) >> 16);
 }
 
 /* count elements from array index idx on, step apart, widened into out[0], out[ostep], ... */
@@ -362,12 +365,12 @@ static void pack_a(float *ap, const dec *a, size_t i0, size_t mb, size_t p0, siz
 /* op(B)'s rows [0, k) x the columns of slivers [t0, t1) of the block starting at column j0 (nb columns):
  * per KC block of rows, slivers of nr columns, zero columns past nb. Each row's run is widened at once
  * (one call of the backend's conversion for f16), then dealt out to the slivers. */
-static void pack_b(float *bp, const dec *b, size_t k, size_t j0, size_t nb, int nr, size_t t0, size_t t1)
+static void pack_b(float *bp, const dec *b, size_t k, size_t kc, size_t j0, size_t nb, int nr, size_t t0, size_t t1)
 {
     const size_t NR = (size_t)nr, ncp = (nb + NR - 1) / NR * NR, c0 = t0 * NR, c1 = t1 * NR < nb ? t1 * NR : nb;
     float row[NC_MAX];
-    for (size_t p0 = 0; p0 < k; p0 += KC) {
-        const size_t kb = k - p0 < KC ? k - p0 : KC;
+    for (size_t p0 = 0; p0 < k; p0 += kc) {
+        const size_t kb = k - p0 < kc ? k - p0 : kc;
         for (size_t p = 0; p < kb; p++) {
             dec_run(row, 1, b, (p0 + p) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
             for (size_t c = c1 - c0; c < (t1 - t0) * NR; c++)
@@ -379,6 +382,92 @@ static void pack_b(float *bp, const dec *b, size_t k, size_t j0, size_t nb, int 
 }
 
 static size_t round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
+
+/* ---- the pair kernels' packing (kernels.h): bf16 pairs, and each sliver's guard summary ---------------- */
+
+/* the formats whose every value is a bf16 value: the pair kernels take them when no block scale applies */
+static int pair_format(mf_format f)
+{
+    return f == MF_BF16 || f == MF_FP8_E4M3 || f == MF_FP8_E5M2 || f == MF_FP6_E2M3 || f == MF_FP6_E3M2 ||
+           f == MF_FP4_E2M1;
+}
+
+/* count elements from array index idx on, step apart, as bf16 codes */
+static void dec_run_bf16(uint16_t *out, const dec *d, size_t idx, size_t step, size_t count)
+{
+    const unsigned char *b = (const unsigned char *)d->base;
+    size_t q;
+    if (d->fmt == MF_BF16 && step == 1) {
+        memcpy(out, b + 2 * idx, 2 * count);
+    } else if (d->fmt == MF_BF16) {
+        for (q = 0; q < count; q++, idx += step)
+            memcpy(out + q, b + 2 * idx, 2);
+    } else if (d->fmt == MF_FP4_E2M1) {
+        for (q = 0; q < count; q++, idx += step)
+            out[q] = d->lut16[(b[idx / 2] >> (4 * (idx & 1))) & 0xF];
+    } else {
+        for (q = 0; q < count; q++, idx += step)
+            out[q] = d->lut16[b[idx]];
+    }
+}
+
+static const mf__pair_sum PAIR_SUM_EMPTY = {255, 0, 0};
+
+/* op(A)'s rows [i0, i0 + mb) x columns [p0, p0 + kb) into slivers of mr rows of kp = ceil(kb / 2) pairs
+ * (zero rows past mb, a zero element past kb), with each sliver's summary in sum[s] */
+static void pack_a_pair(uint32_t *ap, mf__pair_sum *sum, const dec *a, size_t i0, size_t mb, size_t p0, size_t kb,
+                        int mr)
+{
+    const size_t kp = (kb + 1) / 2;
+    uint16_t run[KC_MAX + 1];
+    for (size_t s = 0; s < mb; s += (size_t)mr, ap += (size_t)mr * kp, sum++) {
+        *sum = PAIR_SUM_EMPTY;
+        for (size_t r = 0; r < (size_t)mr; r++) {
+            if (s + r < mb) {
+                dec_run_bf16(run, a, (i0 + s + r) * a->rs + p0 * a->cs, a->cs, kb);
+                mf__pair_sum_run(sum, run, kb);
+            } else {
+                memset(run, 0, kb * sizeof *run);
+            }
+            run[kb] = 0;
+            for (size_t p = 0; p < kp; p++)
+                ap[p * (size_t)mr + r] = (uint32_t)run[2 * p] << 16 | run[2 * p + 1];
+        }
+    }
+}
+
+/* pack_b for the pair kernels: per KC block, slivers of nr columns of kp pairs each, laid out as pack_b's
+ * floats (a pair takes a float's four bytes: block p0 starts at p0 / 2 * ncp words), and each sliver's
+ * summary in sum[(p0 / kc) * tn + t] (tn slivers in the column block) */
+static void pack_b_pair(uint32_t *bp, mf__pair_sum *sum, const dec *b, size_t k, size_t kc, size_t j0, size_t nb,
+                        int nr, size_t t0, size_t t1)
+{
+    const size_t NR = (size_t)nr, ncp = (nb + NR - 1) / NR * NR, tn = ncp / NR, c0 = t0 * NR;
+    const size_t c1 = t1 * NR < nb ? t1 * NR : nb, w = (t1 - t0) * NR;
+    uint16_t row0[NC_MAX], row1[NC_MAX];
+    for (size_t p0 = 0; p0 < k; p0 += kc) {
+        const size_t kb = k - p0 < kc ? k - p0 : kc, kp = (kb + 1) / 2;
+        mf__pair_sum *sb = sum + p0 / kc * tn;
+        for (size_t t = t0; t < t1; t++)
+            sb[t] = PAIR_SUM_EMPTY;
+        for (size_t p = 0; p < kp; p++) {
+            memset(row0 + (c1 - c0), 0, (w - (c1 - c0)) * sizeof *row0);
+            memset(row1, 0, w * sizeof *row1);
+            dec_run_bf16(row0, b, (p0 + 2 * p) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
+            if (2 * p + 1 < kb)
+                dec_run_bf16(row1, b, (p0 + 2 * p + 1) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
+            for (size_t t = t0; t < t1; t++) {
+                uint32_t *dst = bp + p0 / 2 * ncp + t * NR * kp + p * NR;
+                const uint16_t *r0 = row0 + (t - t0) * NR, *r1 = row1 + (t - t0) * NR;
+                mf__pair_sum_run(&sb[t], r0, NR);
+                mf__pair_sum_run(&sb[t], r1, NR);
+                for (size_t c = 0; c < NR; c++)
+                    dst[c] = (uint32_t)r0[c] << 16 | r1[c];
+            }
+        }
+    }
+}
+
 
 /* Store accumulator s as C(i, j) where alpha = 1, there are no scales and beta = 0: one rounding of s */
 static void store_acc(const gemm *g, float s, size_t i, size_t j, mf_stats *st)
@@ -497,40 +586,67 @@ static int plain_run(const float *w, size_t n)
 #endif
 
 /* One thread's share of a column block: rows [r0, r1), in blocks of MC. */
+/* The kernel of one call: an fma micro-kernel, or a pair kernel (kernels.h), with its tile and blocking. */
+typedef struct fp32_plan {
+    const mf__gemm_ukr *k;        /* the fma kernel, or NULL */
+    const mf__gemm_ukr_pair *pk;  /* the pair kernel, or NULL */
+    size_t mr, nr, mc, kc;
+} fp32_plan;
+
+enum { PAIR_SLIVERS_MAX = 64 }; /* slivers of A in one MC block: mc / mr at most */
+
 typedef struct fp32_job {
     const gemm *g;
-    const mf__gemm_ukr *k;
+    const fp32_plan *pl;
     const dec *a;
     const float *bp;
+    const mf__pair_sum *sb; /* pair kernels: packed B's sliver summaries */
     size_t j0, nb;
     size_t r0, r1;
     float *ap, *w;
+    mf__pair_sum sa[PAIR_SLIVERS_MAX];
     mf_stats st;
     int count;
 } fp32_job;
 
+/* one k block of a row block: pack A, then every tile's sums over the block into W */
+static void fp32_block(fp32_job *jb, size_t i0, size_t mb, size_t p0, size_t kb)
+{
+    const fp32_plan *pl = jb->pl;
+    const size_t mr = pl->mr, nr = pl->nr, ncp = round_up(jb->nb, nr), tn = ncp / nr, ns = round_up(mb, mr) / mr;
+    const size_t kp = (kb + 1) / 2;
+    const uint32_t *bpp = (const uint32_t *)(const void *)jb->bp + p0 / 2 * ncp;
+    const mf__pair_sum *sb = pl->pk ? jb->sb + p0 / pl->kc * tn : NULL;
+    if (pl->pk)
+        pack_a_pair((uint32_t *)(void *)jb->ap, jb->sa, jb->a, i0, mb, p0, kb, (int)mr);
+    else
+        pack_a(jb->ap, jb->a, i0, mb, p0, kb, (int)mr);
+    for (size_t t = 0; t < tn; t++)
+        for (size_t s = 0; s < ns; s++) {
+            /* the next call's tile of W, from L2 or beyond, while this one computes */
+            const size_t nx = s + 1 < ns ? (s + 1) * tn + t : t + 1 < tn ? t + 1 : 0;
+            float *w = jb->w + (s * tn + t) * mr * nr;
+            for (size_t q = 0; q < mr * nr; q += 16)
+                PREFETCH_W(jb->w + nx * mr * nr + q);
+            if (!pl->pk)
+                pl->k->fn(kb, jb->ap + s * mr * kb, jb->bp + p0 * ncp + t * nr * kb, w, p0 > 0);
+            else /* the instruction where the guard holds for the tile, the fma chain elsewhere */
+                (mf__pair_guard(jb->sa[s], sb[t]) ? pl->pk->dot : pl->pk->chain)(
+                    kp, (const uint32_t *)(const void *)jb->ap + s * mr * kp, bpp + t * nr * kp, w, p0 > 0);
+        }
+}
+
 static void fp32_rows(fp32_job *jb)
 {
     const gemm *g = jb->g;
-    const mf__gemm_ukr *k = jb->k;
-    const size_t mr = (size_t)k->mr, nr = (size_t)k->nr, ncp = round_up(jb->nb, nr), tn = ncp / nr;
-    for (size_t i0 = jb->r0; i0 < jb->r1; i0 += MC) {
-        const size_t mb = jb->r1 - i0 < MC ? jb->r1 - i0 : MC, mcp = round_up(mb, mr);
+    const fp32_plan *pl = jb->pl;
+    const size_t mr = pl->mr, nr = pl->nr, ncp = round_up(jb->nb, nr), tn = ncp / nr;
+    for (size_t i0 = jb->r0; i0 < jb->r1; i0 += pl->mc) {
+        const size_t mb = jb->r1 - i0 < pl->mc ? jb->r1 - i0 : pl->mc;
         if (!g->products) /* no k block below: the sums are +0 */
-            memset(jb->w, 0, mcp * ncp * sizeof(float));
-        for (size_t p0 = 0; g->products && p0 < g->k; p0 += KC) {
-            const size_t kb = g->k - p0 < KC ? g->k - p0 : KC;
-            const float *bpc = jb->bp + p0 * ncp;
-            pack_a(jb->ap, jb->a, i0, mb, p0, kb, k->mr);
-            for (size_t t = 0; t < tn; t++)
-                for (size_t s = 0; s < mcp / mr; s++) {
-                    /* the next call's tile of W, from L2 or beyond, while this one computes */
-                    const size_t nx = s + 1 < mcp / mr ? (s + 1) * tn + t : t + 1 < tn ? t + 1 : 0;
-                    for (size_t q = 0; q < mr * nr; q += 16)
-                        PREFETCH_W(jb->w + nx * mr * nr + q);
-                    k->fn(kb, jb->ap + s * mr * kb, bpc + t * nr * kb, jb->w + (s * tn + t) * mr * nr, p0 > 0);
-                }
-        }
+            memset(jb->w, 0, round_up(mb, mr) * ncp * sizeof(float));
+        for (size_t p0 = 0; g->products && p0 < g->k; p0 += pl->kc)
+            fp32_block(jb, i0, mb, p0, g->k - p0 < pl->kc ? g->k - p0 : pl->kc);
         for (size_t ii = 0; ii < mb; ii++) {
             const size_t i = i0 + ii;
             const float *wrow = jb->w + (ii / mr) * tn * mr * nr + (ii % mr) * nr;
@@ -562,9 +678,10 @@ static void fp32_rows(fp32_job *jb)
  * way whichever thread takes it, so the bits do not depend on the threads. */
 typedef struct fp32_team {
     const gemm *g;
-    const mf__gemm_ukr *k;
+    const fp32_plan *pl;
     const dec *db;
     float *bp;
+    mf__pair_sum *sb; /* pair kernels: packed B's sliver summaries */
     size_t ncb, nt;
     size_t n_pack, n_rows, rows_item; /* items per column block, and the rows of a row item */
     fp32_job *jobs;
@@ -603,7 +720,7 @@ static void team_unlock(fp32_team *tm)
 static void team_run(fp32_team *tm, size_t id)
 {
     const gemm *g = tm->g;
-    const size_t nr = (size_t)tm->k->nr, per = tm->n_pack + tm->n_rows;
+    const size_t nr = tm->pl->nr, per = tm->n_pack + tm->n_rows;
     const size_t total = (g->n + tm->ncb - 1) / tm->ncb * per;
     fp32_job *jb = &tm->jobs[id];
     team_lock(tm);
@@ -617,8 +734,11 @@ static void team_run(fp32_team *tm, size_t id)
 #endif
         team_unlock(tm);
         if (q < tm->n_pack) {
-            if (g->products && tn * q / tm->n_pack < tn * (q + 1) / tm->n_pack)
-                pack_b(tm->bp, tm->db, g->k, j0, nb, tm->k->nr, tn * q / tm->n_pack, tn * (q + 1) / tm->n_pack);
+            const size_t t0 = tn * q / tm->n_pack, t1 = tn * (q + 1) / tm->n_pack;
+            if (g->products && t0 < t1 && tm->pl->pk)
+                pack_b_pair((uint32_t *)(void *)tm->bp, tm->sb, tm->db, g->k, tm->pl->kc, j0, nb, (int)nr, t0, t1);
+            else if (g->products && t0 < t1)
+                pack_b(tm->bp, tm->db, g->k, tm->pl->kc, j0, nb, (int)nr, t0, t1);
         } else {
             const size_t r0 = (q - tm->n_pack) * tm->rows_item;
             jb->j0 = j0, jb->nb = nb, jb->r0 = r0, jb->r1 = g->m - r0 < tm->rows_item ? g->m : r0 + tm->rows_item;
@@ -643,13 +763,15 @@ static void *team_thread(void *arg)
 }
 #endif
 
+enum { GEMM_MAX_THREADS = 64 };
+
 /* Run the team on up to want threads (this one included); returns how many took part. */
 static size_t team_start(fp32_team *tm, size_t want)
 {
     size_t started = 1;
 #if MF_HAVE_PTHREADS
-    pthread_t tid[64];
-    fp32_member me[64];
+    pthread_t tid[GEMM_MAX_THREADS];
+    fp32_member me[GEMM_MAX_THREADS];
     tm->nt = want; /* the queue is locked from the first thread on */
     if (want > 1) {
         pthread_mutex_init(&tm->mu, NULL);
@@ -675,8 +797,6 @@ static size_t team_start(fp32_team *tm, size_t want)
 #endif
     return started;
 }
-
-enum { GEMM_MAX_THREADS = 64 };
 
 /* The FP32 path's work buffer is kept for the next call (one, the latest, at most SCRATCH_KEEP bytes): a
  * fresh allocation of several MiB costs a page fault per 4 KiB page on every call. It holds no state
@@ -715,10 +835,11 @@ static void *scratch_get(size_t bytes) { return malloc(bytes + SCRATCH_HEAD); }
 static void scratch_put(void *p) { free(p); }
 #endif
 
-/* The kernels for this process's backend, the one place that chooses: the FP32 micro-kernel and the
- * tensor-core models' panel kernel. */
+/* The kernels of each backend, the one place that chooses: the FP32 micro-kernel, the pair kernel (NULL: none)
+ * and the tensor-core models' panel kernel. A backend not listed takes its parent's. */
 typedef struct gemm_kernels {
     const mf__gemm_ukr *ukr;
+    const mf__gemm_ukr_pair *pair;
     const mf__tc_kernel *tc;
 } gemm_kernels;
 
@@ -728,40 +849,82 @@ typedef struct gemm_kernels {
 #define TC_X86 &mf__tc_kernel_portable
 #endif
 
-static gemm_kernels pick_kernels(void)
-{
-    static const struct {
-        const char *backend;
-        gemm_kernels k;
-    } table[] = {
+static const struct {
+    const mf__backend *backend;
+    gemm_kernels k;
+} KERNELS[] = {
+#if MF_HAVE_BACKEND_avx512bf16
+    {&mf__backend_avx512bf16, {&mf__gemm_ukr_avx512, &mf__gemm_ukr_pair_avx512bf16, TC_X86}},
+#endif
 #if MF_HAVE_BACKEND_avx512
-        {"avx512bf16", {&mf__gemm_ukr_avx512, TC_X86}},
-        {"avx512", {&mf__gemm_ukr_avx512, TC_X86}},
+    {&mf__backend_avx512, {&mf__gemm_ukr_avx512, NULL, TC_X86}},
 #endif
 #if MF_HAVE_BACKEND_avx2
-        {"avx2", {&mf__gemm_ukr_avx2, &mf__tc_kernel_avx2}},
+    {&mf__backend_avx2, {&mf__gemm_ukr_avx2, NULL, &mf__tc_kernel_avx2}},
 #endif
 #if MF_HAVE_BACKEND_neon
-        {"neon", {&mf__gemm_ukr_neon, &mf__tc_kernel_portable}},
+    {&mf__backend_neon, {&mf__gemm_ukr_neon, NULL, &mf__tc_kernel_portable}},
 #endif
-        {"portable", {&mf__gemm_ukr_portable, &mf__tc_kernel_portable}},
-    };
-    const char *name = mf__backend_active()->name;
-    for (size_t q = 0; q < sizeof table / sizeof table[0]; q++)
-        if (strcmp(table[q].backend, name) == 0)
-            return table[q].k;
-    return table[sizeof table / sizeof table[0] - 1].k;
+    {&mf__backend_portable, {&mf__gemm_ukr_portable, NULL, &mf__tc_kernel_portable}},
+};
+
+/* A pair kernel's dot instruction is used only where it passed the self-test on this CPU (ukr_pair.c):
+ * 0 not yet run, 1 passed, -1 failed. Two threads may both run it; they store the same answer. */
+static int pair_verdict;
+
+static int pair_verified(const mf__gemm_ukr_pair *pk)
+{
+#if defined(__GNUC__)
+    int v = __atomic_load_n(&pair_verdict, __ATOMIC_ACQUIRE);
+    if (!v) {
+        v = mf__gemm_pair_selftest(pk) ? 1 : -1;
+        __atomic_store_n(&pair_verdict, v, __ATOMIC_RELEASE);
+    }
+#else
+    int v = pair_verdict ? pair_verdict : (pair_verdict = mf__gemm_pair_selftest(pk) ? 1 : -1);
+#endif
+    return v > 0;
+}
+
+static gemm_kernels pick_kernels(void)
+{
+    for (const mf__backend *bk = mf__backend_active(); bk; bk = bk->parent)
+        for (size_t q = 0; q < sizeof KERNELS / sizeof KERNELS[0]; q++)
+            if (KERNELS[q].backend == bk) {
+                gemm_kernels k = KERNELS[q].k;
+                if (k.pair && !pair_verified(k.pair))
+                    k.pair = NULL;
+                return k;
+            }
+    return KERNELS[sizeof KERNELS / sizeof KERNELS[0] - 1].k;
+}
+
+/* The FP32 path's kernel for a call: the pair kernel where both operands are bf16-valued without block scales
+ * (their values then are the packed pairs), else the fma kernel. */
+static fp32_plan fp32_plan_for(const gemm *g)
+{
+    const gemm_kernels ks = pick_kernels();
+    fp32_plan pl;
+    memset(&pl, 0, sizeof pl);
+    if (ks.pair && pair_format(g->a.fmt) && pair_format(g->b.fmt) && !g->a.bs && !g->b.bs) {
+        pl.pk = ks.pair;
+        pl.mr = (size_t)pl.pk->mr, pl.nr = (size_t)pl.pk->nr, pl.mc = (size_t)pl.pk->mc, pl.kc = (size_t)pl.pk->kc;
+    } else {
+        pl.k = ks.ukr;
+        pl.mr = (size_t)pl.k->mr, pl.nr = (size_t)pl.k->nr, pl.mc = MC, pl.kc = KC;
+    }
+    return pl;
 }
 
 static int run_fp32(const gemm *g, mf_stats *st)
 {
-    const mf__gemm_ukr *k = pick_kernels().ukr;
-    const size_t mr = (size_t)k->mr, nr = (size_t)k->nr;
-    const size_t kk = g->k ? g->k : 1;
+    const fp32_plan pl = fp32_plan_for(g);
+    const size_t mr = pl.mr, nr = pl.nr, mc = pl.mc, kc = pl.kc;
+    const size_t kk = g->k ? g->k : 1, nkb = (kk + kc - 1) / kc;
     size_t ncb = BP_BUDGET / kk / nr * nr, nt = g->o->threads > 1 ? (size_t)g->o->threads : 1;
     fp32_job jobs[GEMM_MAX_THREADS];
     fp32_team tm;
-    size_t mcp, ap_size, bp_size;
+    size_t mcp, ap_size, bp_size, sb_size;
     float *bp, *work;
     void *mem;
     dec da, db;
@@ -773,31 +936,35 @@ static int run_fp32(const gemm *g, mf_stats *st)
         ncb = nr;
     if (nt > GEMM_MAX_THREADS)
         nt = GEMM_MAX_THREADS;
-    if (nt > (g->m + MC - 1) / MC)
-        nt = (g->m + MC - 1) / MC;
+    if (nt > (g->m + mc - 1) / mc)
+        nt = (g->m + mc - 1) / mc;
     if (ncb > round_up(g->n, nr))
         ncb = round_up(g->n, nr);
-    /* packed B for one column block; per thread, packed A and the work tiles (no larger than the call) */
-    mcp = round_up(g->m < MC ? g->m : MC, mr);
-    ap_size = mcp * (kk < KC ? kk : KC);
+    /* packed B for one column block (and its sliver summaries); per thread, packed A and the work tiles (no
+     * larger than the call). A pair takes a float's place, so the pair kernels' panels fit the same sizes. */
+    mcp = round_up(g->m < mc ? g->m : mc, mr);
+    ap_size = mcp * (kk < kc ? kk : kc);
     ap_size = round_up(ap_size, 16); /* every buffer on a 64-byte line */
     bp_size = round_up(kk * ncb, 16);
-    mem = scratch_get(sizeof(float) * (bp_size + nt * (ap_size + mcp * ncb)) + 64);
+    sb_size = pl.pk ? round_up(nkb * (ncb / nr) * sizeof(mf__pair_sum) / sizeof(float), 16) : 0;
+    mem = scratch_get(sizeof(float) * (bp_size + sb_size + nt * (ap_size + mcp * ncb)) + 64);
     if (!mem)
         return MF_E_NOMEM;
     bp = (float *)(((uintptr_t)mem + SCRATCH_HEAD + 63) & ~(uintptr_t)63);
-    work = bp + bp_size;
+    work = bp + bp_size + sb_size;
     dec_init(&da, &g->a), dec_init(&db, &g->b);
+    memset(&tm, 0, sizeof tm);
+    tm.sb = pl.pk ? (mf__pair_sum *)(void *)(bp + bp_size) : NULL;
     for (size_t t = 0; t < nt; t++) {
         fp32_job *jb = &jobs[t];
         memset(jb, 0, sizeof *jb);
-        jb->g = g, jb->k = k, jb->a = &da, jb->bp = bp, jb->count = st != NULL;
+        jb->g = g, jb->pl = &pl, jb->a = &da, jb->bp = bp, jb->sb = tm.sb, jb->count = st != NULL;
         jb->ap = work + t * (ap_size + mcp * ncb);
         jb->w = jb->ap + ap_size;
     }
-    tm.g = g, tm.k = k, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs, tm.next = tm.finished = 0;
-    { /* C's rows in equal items of at most MC, a whole number of them per thread, in whole slivers; B in nt */
-        const size_t items = nt * ((g->m + nt * MC - 1) / (nt * MC));
+    tm.g = g, tm.pl = &pl, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs, tm.next = tm.finished = 0;
+    { /* C's rows in equal items of at most mc, a whole number of them per thread, in whole slivers; B in nt */
+        const size_t items = nt * ((g->m + nt * mc - 1) / (nt * mc));
         tm.rows_item = round_up((g->m + items - 1) / items, mr);
         tm.n_rows = (g->m + tm.rows_item - 1) / tm.rows_item, tm.n_pack = nt;
     }
@@ -842,24 +1009,11 @@ static int run_tc(const gemm *g, mf_stats *st)
         cl.emit = tc_emit, cl.ctx = (void *)(uintptr_t)g, cl.st = st, cl.kernel = pick_kernels().tc;
         return mf__tc_run(&cl);
     }
-    const size_t kk = g->k ? g->k : 1;
-    mf__tc_elem *bd = (mf__tc_elem *)malloc(sizeof(mf__tc_elem) * kk * (g->n + 1)), *ad;
-    if (!bd)
-        return MF_E_NOMEM;
-    ad = bd + kk * g->n;
-    if (g->products)
-        for (size_t j = 0; j < g->n; j++)
-            for (size_t p = 0; p < g->k; p++)
-                mf__tc_decode(g->b.fmt, mf__gemm_code_at(g->b.base, g->b.fmt, p * g->b.rs + j * g->b.cs), g->tc.tf32,
-                              &bd[j * kk + p]);
-    for (size_t i = 0; i < g->m; i++) {
-        if (g->products)
-            for (size_t p = 0; p < g->k; p++)
-                mf__tc_decode(g->a.fmt, mf__gemm_code_at(g->a.base, g->a.fmt, i * g->a.rs + p * g->a.cs), g->tc.tf32,
-                              &ad[p]);
+    /* no products (alpha = 0 or k = 0): each element is the model's sum of nothing and C's input */
+    for (size_t i = 0; i < g->m; i++)
         for (size_t j = 0; j < g->n; j++) {
             const uint32_t c = g->tc_c_in ? mf__gemm_code_at(g->c, MF_FP32, i * g->c_rs + j * g->c_cs) : 0;
-            const uint32_t d = mf__tc_dot(&g->tc, ad, bd + j * kk, g->products ? g->k : 0, c, g->o->promote_every);
+            const uint32_t d = mf__tc_dot(&g->tc, NULL, NULL, 0, c, g->o->promote_every);
             float df;
             memcpy(&df, &d, 4);
             if (g->tc_c_in)
@@ -867,8 +1021,6 @@ static int run_tc(const gemm *g, mf_stats *st)
             else
                 epi_one(g, df, i, j, st);
         }
-    }
-    free(bd);
     return MF_OK;
 }
 
@@ -1030,4 +1182,42 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
     if (rc == MF_OK && o->stats)
         *o->stats = st;
     return rc;
+}
+
+int mf_gemm_plan(mf_format fmt_a, mf_format fmt_b, const mf_gemm_opts *opts, mf_gemm_plan_info *plan)
+{
+    const mf_gemm_opts *o = opts ? opts : &gemm_defaults;
+    mf_gemm_plan_info pi;
+    gemm g;
+    if ((unsigned)o->accum >= MF_ACCUM_COUNT || (unsigned)o->scale_a.kind >= MF_GEMM_SCALE_COUNT ||
+        (unsigned)o->scale_b.kind >= MF_GEMM_SCALE_COUNT || o->threads < 0)
+        return MF_E_ARG;
+    memset(&g, 0, sizeof g);
+    if (!elem_format_ok(fmt_a) || !elem_format_ok(fmt_b))
+        return MF_E_FORMAT;
+    if (o->accum >= MF_ACCUM_V100 && !mf__tc_params(o->accum, fmt_a, fmt_b, &g.tc))
+        return MF_E_FORMAT;
+    if ((unsigned)o->round >= MF_ROUND_COUNT)
+        return MF_E_ROUND;
+    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+        return MF_E_POLICY;
+    if (!plan)
+        return MF_E_NULL;
+    memset(&pi, 0, sizeof pi);
+    pi.backend = mf__backend_active()->name;
+    if (o->accum == MF_ACCUM_FP32) {
+        fp32_plan pl;
+        static const bscale any_block; /* the plan only asks whether an operand has block scales */
+        g.a.fmt = fmt_a, g.b.fmt = fmt_b;
+        g.a.bs = o->scale_a.kind >= MF_GEMM_SCALE_BLOCK_1X128 ? &any_block : NULL;
+        g.b.bs = o->scale_b.kind >= MF_GEMM_SCALE_BLOCK_1X128 ? &any_block : NULL;
+        pl = fp32_plan_for(&g);
+        pi.kernel = pl.pk ? "dot-bf16" : "fma";
+        pi.isa = pl.pk ? pl.pk->name : pl.k->name;
+        pi.mr = (int)pl.mr, pi.nr = (int)pl.nr, pi.mc = pl.mc, pi.kc = pl.kc, pi.nc = NC_MAX;
+    } else {
+        pi.kernel = o->accum == MF_ACCUM_EXACT ? "exact" : "tensor-core";
+    }
+    *plan = pi;
+    return MF_OK;
 }

@@ -13,6 +13,7 @@
 #define MF_GEMM_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef void (*mf__gemm_ukr_fn)(size_t kc, const float *a, const float *b, float *c, int load);
 
@@ -22,7 +23,39 @@ typedef struct mf__gemm_ukr {
     mf__gemm_ukr_fn fn;
 } mf__gemm_ukr;
 
+/* A pair micro-kernel runs the same sums on bf16 pairs: packed A holds, per pair of k steps and per row, one
+ * 32-bit word (x[k] << 16) | x[k + 1] (the element that comes first in k in the high half), packed B the same
+ * per column, kp pairs in all (an odd k ends with a zero element). `dot` is the dot-product instruction, which
+ * gives kernels.h's fma chain only under the guard below; `chain` is the same sums by fma, k-order exactly,
+ * for the tiles the guard keeps off `dot`. mc/kc are this kernel's block sizes (kc in elements, even). */
+typedef void (*mf__gemm_ukr_pair_fn)(size_t kp, const uint32_t *a, const uint32_t *b, float *c, int load);
+
+typedef struct mf__gemm_ukr_pair {
+    const char *name;
+    int mr, nr;
+    int mc, kc;
+    mf__gemm_ukr_pair_fn dot, chain;
+} mf__gemm_ukr_pair;
+
+/* The guard (src/gemm/ukr_pair.c has the argument): a sliver's summary of its bf16 elements, its smallest
+ * biased exponent among nonzero elements (255 if none), its largest, and whether any is subnormal, inf or
+ * NaN. The dot kernel may run a tile of slivers a and b when mf__pair_guard(a, b) holds. */
+typedef struct mf__pair_sum {
+    uint16_t emin, emax;
+    uint32_t bad;
+} mf__pair_sum;
+
+static inline int mf__pair_guard(mf__pair_sum a, mf__pair_sum b)
+{
+    return !(a.bad | b.bad) && a.emin + b.emin >= 142 && a.emax + b.emax <= 380;
+}
+
+void mf__pair_sum_run(mf__pair_sum *s, const uint16_t *x, size_t n); /* fold n bf16 codes into s */
+/* 1 if k's dot kernel equals its chain on the self-test's adversarial tiles (run once per process) */
+int mf__gemm_pair_selftest(const mf__gemm_ukr_pair *k);
+
 extern const mf__gemm_ukr mf__gemm_ukr_portable;
+
 #if MF_HAVE_BACKEND_avx2
 extern const mf__gemm_ukr mf__gemm_ukr_avx2; /* src/x86/gemm_avx2.c */
 #endif
@@ -31,6 +64,9 @@ extern const mf__gemm_ukr mf__gemm_ukr_neon; /* src/arm/gemm_neon.c */
 #endif
 #if MF_HAVE_BACKEND_avx512
 extern const mf__gemm_ukr mf__gemm_ukr_avx512; /* src/x86/gemm_avx512.c */
+#endif
+#if MF_HAVE_BACKEND_avx512bf16
+extern const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16; /* src/x86/gemm_avx512bf16.c: vdpbf16ps */
 #endif
 
 #endif /* MF_GEMM_KERNELS_H */
