@@ -161,4 +161,42 @@ for args in "fp32 float8_e4m3fn --round=RZ --saturate" "f32 e4m3 --count=10 --th
     expect_rc 0 "plan $args"
 done
 
+# plan --gemm A B: mf_gemm_plan's kernel, instruction set, tile and blocks. bf16-valued pairs may take the
+# dot-product kernel on the avx512bf16 backend (where its self-test passes), f16 and block scales never do.
+plan --gemm bf16 e4m3
+expect_rc 0 "plan --gemm bf16 e4m3"
+expect_grep "$WORK/out" '^gemm bf16 x e4m3, accum fp32 \(mf_backend: [a-z0-9]+\)$' "plan --gemm: header"
+[ "$(awk 'NR > 1 { printf "%s ", $1 }' "$WORK/out")" = "kernel isa tile blocks " ] && pass ||
+    fail "plan --gemm: the field lines are not kernel isa tile blocks: $(cat "$WORK/out")"
+case "$ACTIVE:$(field kernel)" in
+avx512bf16:dot-bf16 | avx512bf16:fma | avx512:fma | avx2:fma | portable:fma | neon:fma) pass ;;
+*) fail "plan --gemm bf16 e4m3 on $ACTIVE: kernel $(field kernel)" ;;
+esac
+for args in "f16 e4m3" "e4m3 e4m3 --scale-a mx" "e2m1 e2m1 --scale-b nvfp4" "f32 f32"; do
+    # shellcheck disable=SC2086
+    plan --gemm $args
+    expect_rc 0 "plan --gemm $args"
+    [ "$(field kernel)" = fma ] && pass || fail "plan --gemm $args: kernel $(field kernel), want fma"
+done
+MF_BACKEND=portable run "$MF" plan --gemm bf16 bf16
+expect_rc 0 "MF_BACKEND=portable plan --gemm bf16 bf16"
+[ "$(field kernel) $(field isa) $(awk '$1 == "tile" { print $2 $3 $4 }' "$WORK/out")" = "fma portable 4x4" ] && pass ||
+    fail "MF_BACKEND=portable plan --gemm: $(cat "$WORK/out")"
+plan --gemm e4m3 e5m2 --accum h100
+expect_rc 0 "plan --gemm --accum h100"
+[ "$(field kernel) $(field isa)" = "tensor-core -" ] && pass || fail "plan --gemm --accum h100: $(cat "$WORK/out")"
+misuse_gemm() {
+    _msg=$1
+    shift
+    run "$MF" plan --gemm "$@"
+    expect_rc 2 "plan --gemm $*"
+    expect_grep "$WORK/err" "^minifloat: plan --gemm: $_msg" "plan --gemm $*: message"
+    if [ -s "$WORK/out" ]; then fail "plan --gemm $*: wrote to stdout"; else pass; fi
+}
+misuse_gemm "e2m3 x e2m3 under h100: not a pair" e2m3 e2m3 --accum h100
+misuse_gemm "e8m0 x bf16 under fp32: mf_gemm's inputs" e8m0 bf16
+misuse_gemm "--accum needs fp32" bf16 bf16 --accum tf32
+misuse_gemm "--scale-a needs none" bf16 bf16 --scale-a row
+misuse_gemm "the formats of A and B are required" bf16
+
 finish 100
