@@ -38,6 +38,9 @@ unsigned mf__x86_features(void)
         /* CPUID.(7,1):EAX[5] = AVX512_BF16; CPUID.(7,0):ECX[1] = AVX512_VBMI */
         if ((f & MF__X86_AVX512) && (a71 & (1u << 5)) && (c7 & (1u << 1)))
             f |= MF__X86_AVX512BF16;
+        /* CPUID.(7,0):ECX[11] = AVX512_VNNI */
+        if ((f & MF__X86_AVX512) && (c7 & (1u << 11)))
+            f |= MF__X86_AVX512VNNI;
     }
     return f;
 }
