@@ -11,7 +11,8 @@
  * seconds is the median of R runs back to back, after a warm-up run; gflops counts 2mnk;
  * vs_ref is the row's speed over its reference's (OpenBLAS sgemm for f32 and f16 inputs, oneDNN's bf16 matmul
  * for bf16 and e4m3 inputs, '-' where it is not built in; MXFP8 and NVFP4 against the per-tensor-scaled
- * e4m3 and e2m1 runs, e2m1 against e4m3; with --tc, each tensor-core model "inputs/gpu" against
+ * e4m3 and e2m1 runs, e2m1, e2m3 and e3m2 against e4m3; each "inputs/exact" row (MF_ACCUM_EXACT) against
+ * MF_ACCUM_FP32 on the same inputs and scales; with --tc, each tensor-core model "inputs/gpu" against
  * MF_ACCUM_FP32 on the same inputs); vs_peak divides by the FMA peak this
  * program measures first (a loop of independent vfmadd231ps, times T threads).
  * OpenBLAS runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset; oneDNN with OMP_NUM_THREADS = T. With T > 1
@@ -67,6 +68,7 @@ typedef struct ops {
     float *a32, *b32, *c32;
     uint16_t *a16, *b16, *abf, *bbf;
     uint8_t *a8, *b8, *a4, *b4;     /* e4m3; e2m1 (two per byte) */
+    uint8_t *a6, *b6, *a6b, *b6b;   /* e2m3; e3m2 */
     uint8_t *amx, *bmx, *anv, *bnv; /* MX (E8M0 per 32) and NVFP4 (E4M3 per 16) scales along k */
     float amax_a, amax_b;
 } ops;
@@ -93,6 +95,11 @@ static void ops_init(ops *o, size_t m, size_t n, size_t k)
         mf_convert(MF_BF16, o->bbf, MF_FP32, o->b32, k * n, NULL);
     mf_convert(MF_FP8_E4M3, o->a8, MF_FP32, o->a32, m * k, NULL),
         mf_convert(MF_FP8_E4M3, o->b8, MF_FP32, o->b32, k * n, NULL);
+    o->a6 = malloc(m * k), o->b6 = malloc(k * n), o->a6b = malloc(m * k), o->b6b = malloc(k * n);
+    mf_convert(MF_FP6_E2M3, o->a6, MF_FP32, o->a32, m * k, NULL),
+        mf_convert(MF_FP6_E2M3, o->b6, MF_FP32, o->b32, k * n, NULL);
+    mf_convert(MF_FP6_E3M2, o->a6b, MF_FP32, o->a32, m * k, NULL),
+        mf_convert(MF_FP6_E3M2, o->b6b, MF_FP32, o->b32, k * n, NULL);
     o->a4 = malloc(m * k / 2 + 1), o->b4 = malloc(k * n / 2 + 1);
     mf_convert(MF_FP4_E2M1, o->a4, MF_FP32, o->a32, m * k, NULL),
         mf_convert(MF_FP4_E2M1, o->b4, MF_FP32, o->b32, k * n, NULL);
@@ -109,6 +116,7 @@ static void ops_free(ops *o)
 {
     free(o->a32), free(o->b32), free(o->c32), free(o->a16), free(o->b16), free(o->abf), free(o->bbf), free(o->a8),
         free(o->b8), free(o->a4), free(o->b4), free(o->amx), free(o->bmx), free(o->anv), free(o->bnv);
+    free(o->a6), free(o->b6), free(o->a6b), free(o->b6b);
 }
 
 /* ---- implementations -------------------------------------------------------------------------------- */
@@ -124,7 +132,7 @@ typedef struct variant {
     int ref;
     int tc; /* a tensor-core model: run with --tc only */
 } variant;
-enum { V_F32, V_F16, V_BF16, V_E4M3, V_MXFP8, V_E2M1, V_NVFP4, V_F16_FP32ACC, V_BF16_FP32ACC };
+enum { V_F32, V_F16, V_BF16, V_E4M3, V_MXFP8, V_E2M1, V_NVFP4, V_MXFP4, V_E2M3, V_E3M2 };
 static const variant VARIANTS[] = {
     {"f32", MF_FP32, MF_GEMM_SCALE_NONE, MF_ACCUM_FP32, REF_OPENBLAS, 0},
     {"f16", MF_FP16, MF_GEMM_SCALE_NONE, MF_ACCUM_FP32, REF_OPENBLAS, 0},
@@ -133,6 +141,15 @@ static const variant VARIANTS[] = {
     {"mxfp8_e4m3", MF_FP8_E4M3, MF_GEMM_SCALE_MX, MF_ACCUM_FP32, V_E4M3, 0},
     {"e2m1", MF_FP4_E2M1, MF_GEMM_SCALE_TENSOR, MF_ACCUM_FP32, V_E4M3, 0},
     {"nvfp4", MF_FP4_E2M1, MF_GEMM_SCALE_NVFP4, MF_ACCUM_FP32, V_E2M1, 0},
+    {"mxfp4", MF_FP4_E2M1, MF_GEMM_SCALE_MX, MF_ACCUM_FP32, V_E2M1, 0},
+    {"e2m3", MF_FP6_E2M3, MF_GEMM_SCALE_TENSOR, MF_ACCUM_FP32, V_E4M3, 0},
+    {"e3m2", MF_FP6_E3M2, MF_GEMM_SCALE_TENSOR, MF_ACCUM_FP32, V_E4M3, 0},
+    /* MF_ACCUM_EXACT (integer kernels for FP4/FP6) against MF_ACCUM_FP32 on the same inputs and scales; NVFP4
+     * is not here: its exact path is still the element-by-element one (about 0.07 GFLOP/s) */
+    {"e2m1/exact", MF_FP4_E2M1, MF_GEMM_SCALE_TENSOR, MF_ACCUM_EXACT, V_E2M1, 0},
+    {"mxfp4/exact", MF_FP4_E2M1, MF_GEMM_SCALE_MX, MF_ACCUM_EXACT, V_MXFP4, 0},
+    {"e2m3/exact", MF_FP6_E2M3, MF_GEMM_SCALE_TENSOR, MF_ACCUM_EXACT, V_E2M3, 0},
+    {"e3m2/exact", MF_FP6_E3M2, MF_GEMM_SCALE_TENSOR, MF_ACCUM_EXACT, V_E3M2, 0},
     {"f16/v100", MF_FP16, MF_GEMM_SCALE_NONE, MF_ACCUM_V100, V_F16, 1},
     {"bf16/a100", MF_BF16, MF_GEMM_SCALE_NONE, MF_ACCUM_A100, V_BF16, 1},
     {"e4m3/ada", MF_FP8_E4M3, MF_GEMM_SCALE_NONE, MF_ACCUM_ADA, V_E4M3, 1},
@@ -155,6 +172,8 @@ static void run_mf(const ops *o, const variant *v)
     case MF_BF16: a = o->abf, b = o->bbf; break;
     case MF_FP8_E4M3: a = o->a8, b = o->b8; break;
     case MF_FP4_E2M1: a = o->a4, b = o->b4; break;
+    case MF_FP6_E2M3: a = o->a6, b = o->b6; break;
+    case MF_FP6_E3M2: a = o->a6b, b = o->b6b; break;
     default: break;
     }
     opt.scale_a.kind = opt.scale_b.kind = v->scale;
