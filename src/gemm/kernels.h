@@ -35,6 +35,8 @@ typedef struct mf__gemm_ukr_pair {
     int mr, nr;
     int mc, kc;
     mf__gemm_ukr_pair_fn dot, chain;
+    /* packing's helper, or NULL: out[q] = lut[src[q]] for q < n (8-bit codes widened to bf16) */
+    void (*widen8)(uint16_t *out, const uint8_t *src, size_t n, const uint16_t *lut);
 } mf__gemm_ukr_pair;
 
 /* The guard (src/gemm/ukr_pair.c has the argument): a sliver's summary of its bf16 elements, its smallest

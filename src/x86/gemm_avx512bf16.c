@@ -61,4 +61,25 @@ static void ukr_chain(size_t kp, const uint32_t *a, const uint32_t *b, float *c,
     TILE_STORE(acc);
 }
 
-const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16 = {"avx512bf16", MR, NR, 144, 512, ukr_dot, ukr_chain};
+/* 32 codes a step: four two-table word permutes (vpermt2w) cover the 256 entries, and bits 6 and 7 of each code
+ * pick among their results */
+static void widen8(uint16_t *out, const uint8_t *src, size_t n, const uint16_t *lut)
+{
+    __m512i t[8];
+    size_t q = 0;
+    for (int v = 0; v < 8; v++)
+        t[v] = _mm512_loadu_si512(lut + 32 * v);
+    for (; q + 32 <= n; q += 32) {
+        const __m512i idx = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(src + q)));
+        const __mmask32 b6 = _mm512_test_epi16_mask(idx, _mm512_set1_epi16(64));
+        const __mmask32 b7 = _mm512_test_epi16_mask(idx, _mm512_set1_epi16(128));
+        const __m512i r0 = _mm512_permutex2var_epi16(t[0], idx, t[1]), r1 = _mm512_permutex2var_epi16(t[2], idx, t[3]);
+        const __m512i r2 = _mm512_permutex2var_epi16(t[4], idx, t[5]), r3 = _mm512_permutex2var_epi16(t[6], idx, t[7]);
+        const __m512i lo = _mm512_mask_blend_epi16(b6, r0, r1), hi = _mm512_mask_blend_epi16(b6, r2, r3);
+        _mm512_storeu_si512(out + q, _mm512_mask_blend_epi16(b7, lo, hi));
+    }
+    for (; q < n; q++)
+        out[q] = lut[src[q]];
+}
+
+const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16 = {"avx512bf16", MR, NR, 144, 512, ukr_dot, ukr_chain, widen8};
