@@ -290,6 +290,18 @@ START_TEST(test_dp_guard_other)
                          MF_OK);
         ck_assert_uint_eq(mf_test_f32_bits(c), 0x80400000u); /* -2^-127 exactly (fmaf's chain) */
     }
+    {   /* -2^-100 * 2^-100 rounds to -0 in the chain: an exact zero, +0 in C of every format (k odd: the pad too) */
+        static const uint16_t A[3] = {0x8D80, 0, 0}, B[3] = {0x0D80, 0, 0};
+        static const mf_format CF[] = {MF_FP32, MF_FP16, MF_BF16};
+        for (size_t k = 1; k <= 3; k += 2)
+            for (int q = 0; q < 3; q++) {
+                uint32_t c = 0xFFFFFFFFu;
+                ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 1, k, 1.0f, A, MF_BF16, k, B,
+                                         MF_BF16, 1, 0.0f, &c, CF[q], 1, NULL),
+                                 MF_OK);
+                ck_assert_uint_eq(c, CF[q] == MF_FP32 ? 0u : 0xFFFF0000u);
+            }
+    }
 }
 END_TEST
 

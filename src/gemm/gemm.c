@@ -555,6 +555,16 @@ static void dec_run_bf16(uint16_t *out, const dec *d, size_t idx, size_t step, s
     }
 }
 
+/* ... or, where they are contiguous bf16 codes in memory, the array itself (no copy) */
+static const uint16_t *dec_view_bf16(uint16_t *buf, const dec *d, size_t idx, size_t step, size_t count)
+{
+    const uint16_t *p = (const uint16_t *)d->base + idx;
+    if (d->fmt == MF_BF16 && step == 1 && !((uintptr_t)d->base & 1))
+        return p;
+    dec_run_bf16(buf, d, idx, step, count);
+    return buf;
+}
+
 static const mf__pair_sum PAIR_SUM_EMPTY = {255, 0, 0};
 
 /* op(A)'s rows [i0, i0 + mb) x columns [p0, p0 + kb) into slivers of mr rows of kp = ceil(kb / 2) pairs
@@ -562,19 +572,22 @@ static const mf__pair_sum PAIR_SUM_EMPTY = {255, 0, 0};
 static void pack_a_pair(uint32_t *ap, mf__pair_sum *sum, const dec *a, size_t i0, size_t mb, size_t p0, size_t kb,
                         int mr)
 {
-    const size_t kp = (kb + 1) / 2;
-    uint16_t run[KC_MAX + 1];
+    const size_t kp = (kb + 1) / 2, kf = kb / 2; /* pairs; whole pairs */
+    uint16_t buf[KC_MAX];
     for (size_t s = 0; s < mb; s += (size_t)mr, ap += (size_t)mr * kp, sum++) {
         *sum = PAIR_SUM_EMPTY;
         for (size_t r = 0; r < (size_t)mr; r++) {
+            const uint16_t *run;
             if (s + r < mb) {
-                dec_run_bf16(run, a, (i0 + s + r) * a->rs + p0 * a->cs, a->cs, kb);
+                run = dec_view_bf16(buf, a, (i0 + s + r) * a->rs + p0 * a->cs, a->cs, kb);
             } else {
-                memset(run, 0, kb * sizeof *run);
+                memset(buf, 0, kb * sizeof *buf);
+                run = buf;
             }
-            run[kb] = 0;
-            for (size_t p = 0; p < kp; p++)
+            for (size_t p = 0; p < kf; p++)
                 ap[p * (size_t)mr + r] = (uint32_t)run[2 * p] << 16 | run[2 * p + 1];
+            if (kf < kp) /* odd kb: the last element and a zero */
+                ap[kf * (size_t)mr + r] = (uint32_t)run[2 * kf] << 16;
         }
         mf__pair_sum_run(sum, (const uint16_t *)(const void *)ap, 2 * kp * (size_t)mr); /* pads are zeros */
     }
@@ -595,14 +608,23 @@ static void pack_b_pair(uint32_t *bp, mf__pair_sum *sum, const dec *b, size_t k,
         for (size_t t = t0; t < t1; t++)
             sb[t] = PAIR_SUM_EMPTY;
         for (size_t p = 0; p < kp; p++) {
-            memset(row0 + (c1 - c0), 0, (w - (c1 - c0)) * sizeof *row0);
-            memset(row1, 0, w * sizeof *row1);
-            dec_run_bf16(row0, b, (p0 + 2 * p) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
-            if (2 * p + 1 < kb)
-                dec_run_bf16(row1, b, (p0 + 2 * p + 1) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
+            const uint16_t *r0b = row0, *r1b = row1;
+            if (c1 - c0 == w) { /* whole slivers: the rows as they are, where they are bf16 in memory */
+                r0b = dec_view_bf16(row0, b, (p0 + 2 * p) * b->rs + (j0 + c0) * b->cs, b->cs, w);
+                if (2 * p + 1 < kb)
+                    r1b = dec_view_bf16(row1, b, (p0 + 2 * p + 1) * b->rs + (j0 + c0) * b->cs, b->cs, w);
+                else
+                    memset(row1, 0, w * sizeof *row1);
+            } else {
+                memset(row0 + (c1 - c0), 0, (w - (c1 - c0)) * sizeof *row0);
+                memset(row1, 0, w * sizeof *row1);
+                dec_run_bf16(row0, b, (p0 + 2 * p) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
+                if (2 * p + 1 < kb)
+                    dec_run_bf16(row1, b, (p0 + 2 * p + 1) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
+            }
             for (size_t t = t0; t < t1; t++) {
                 uint32_t *dst = bp + p0 / 2 * ncp + t * NR * kp + p * NR;
-                const uint16_t *r0 = row0 + (t - t0) * NR, *r1 = row1 + (t - t0) * NR;
+                const uint16_t *r0 = r0b + (t - t0) * NR, *r1 = r1b + (t - t0) * NR;
                 for (size_t c = 0; c < NR; c++)
                     dst[c] = (uint32_t)r0[c] << 16 | r1[c];
             }
@@ -711,12 +733,14 @@ exact:
     finish(g, &x, i, j, st);
 }
 
-/* no NaN, inf or subnormal among n binary32 values: stored as they are when alpha = 1, no scales, beta = 0 */
+/* no NaN, inf, subnormal or -0 among n binary32 values: stored as they are when alpha = 1, no scales, beta = 0
+ * (a -0 sum, left by a negative product below binary32's range, is an exact zero: +0 in C) */
 static int plain_run(const float *w, size_t n)
 {
     uint32_t bad = 0, u;
     for (size_t q = 0; q < n; q++) {
         memcpy(&u, w + q, 4);
+        bad |= (uint32_t)(u == 0x80000000u);
         u &= 0x7FFFFFFFu;
         bad |= (uint32_t)(u >= 0x7F800000u) | (uint32_t)(u - 1u < 0x007FFFFFu);
     }
@@ -808,7 +832,7 @@ static void fp32_rows(fp32_job *jb)
                     continue;
                 }
                 for (size_t q = 0; q < cnt; q++)
-                    epi_one(g, src[q], i, j + q, jb->count ? &jb->st : NULL);
+                    epi_one(g, src[q] == 0.0f ? 0.0f : src[q], i, j + q, jb->count ? &jb->st : NULL); /* -0: +0 */
             }
         }
     }
