@@ -96,8 +96,8 @@ run_tsan() {
     step_done "ThreadSanitizer (test_threads, test_gemm, test_gemm_tc)"
 }
 # libFuzzer, briefly, where clang is available (the corpora are replayed by ctest either way); only the
-# libFuzzer targets and their instrumented library are built. 10 s a target (five targets, two at a
-# time: 30 s of fuzzing after a ~30 s build): the step took 91 s with 20 s, 60 of them fuzzing, and in
+# libFuzzer targets and their instrumented library are built. 10 s a target (six targets, two at a
+# time: 30 s of fuzzing after a ~30 s build; fuzz_gemm since 2026-12-06): the step took 91 s with 20 s, 60 of them fuzzing, and in
 # 20 s four of the five targets added no coverage edge to their corpus (fuzz_roundtrip, fuzz_monotonic
 # and fuzz_differential run ~100 inputs a second). Each run starts from the committed corpus and keeps
 # nothing, so a target that still finds edges (fuzz_bulk, when its corpus lags its harness) needs its
