@@ -141,8 +141,8 @@ static uint32_t gen_random(mf_format f, size_t r, size_t c, void *ctx)
 }
 
 typedef struct edge_ctx {
-    int ea, eb; /* exponent of A's and B's elements */
-    int cancel; /* pairs k, k + 1 cancel: A(i, k + 1) = A(i, k), B(k + 1, j) = -B(k, j) * (1 + tiny) */
+    int ea, eb;    /* exponent of A's and B's elements */
+    int cancel;    /* pairs k, k + 1 cancel: A(i, k + 1) = A(i, k), B(k + 1, j) = -B(k, j) * (1 + tiny) */
     int subnormal; /* one in 32 elements of A subnormal */
     int is_b;
 } edge_ctx;
@@ -282,7 +282,7 @@ START_TEST(test_dp_guard_other)
         run_case(MF_BF16, MF_BF16, 1 + rnd_below(13), 1 + rnd_below(40), 2 + rnd_below(40), gen_edge, &x, 1,
                  "guard ceiling, cancelling");
     }
-    {   /* one hand-made dot product: 2^-60 * 2^-60 - 2^-60 * (2^-60 + 2^-67) = -2^-127, a subnormal sum */
+    { /* one hand-made dot product: 2^-60 * 2^-60 - 2^-60 * (2^-60 + 2^-67) = -2^-127, a subnormal sum */
         static const uint16_t A[2] = {0x2180, 0x2180}, B[2] = {0x2180, 0xA181};
         float c = 1.0f;
         ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 1, 2, 1.0f, A, MF_BF16, 2, B, MF_BF16, 1,
@@ -290,7 +290,7 @@ START_TEST(test_dp_guard_other)
                          MF_OK);
         ck_assert_uint_eq(mf_test_f32_bits(c), 0x80400000u); /* -2^-127 exactly (fmaf's chain) */
     }
-    {   /* -2^-100 * 2^-100 rounds to -0 in the chain: an exact zero, +0 in C of every format (k odd: the pad too) */
+    { /* -2^-100 * 2^-100 rounds to -0 in the chain: an exact zero, +0 in C of every format (k odd: the pad too) */
         static const uint16_t A[3] = {0x8D80, 0, 0}, B[3] = {0x0D80, 0, 0};
         static const mf_format CF[] = {MF_FP32, MF_FP16, MF_BF16};
         for (size_t k = 1; k <= 3; k += 2)

@@ -5,7 +5,8 @@
  * of kc packed columns of A (MR values each) and rows of B (NR values each):
  *     c[i * NR + j] = fma(a[p * MR + i], b[p * NR + j], c[i * NR + j])   for p = 0 .. kc-1, in order
  * where the tile's starting values are c's when load is nonzero, else +0 (c is then only written: the
- * first block of k needs no cleared tile), with one rounding per fma, to nearest even (the caller sets the default floating-point environment).
+ * first block of k needs no cleared tile), with one rounding per fma, to nearest even (the caller sets the
+ * default floating-point environment).
  * So every kernel gives every accumulator the same bits: MF_ACCUM_FP32's contract does not depend on
  * the instruction set, and a kernel is a faster way to run the same sums.
  */

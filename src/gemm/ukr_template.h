@@ -4,7 +4,7 @@
  * row and two aligned loads of B, each accumulator one fused multiply-add (one rounding, as fmaf).
  *
  * The including file defines the vocabulary: VEC, VL (lanes), V_LOADU, V_LOAD (aligned), V_BCAST, V_FMA
- * (x * y + acc, fused), V_STOREU, V_ZERO, and UKR_NAME; packed B is 64-byte aligned (gemm.c). The
+ * (x * y + acc, fused), V_STOREU, V_ZERO, and UKR_NAME; packed B is 64-byte aligned (macro.c). The
  * accumulators are named variables: GCC keeps an array of vectors in memory across the loop. */
 #define MR 6
 #define NR (2 * VL)

@@ -10,10 +10,10 @@
 enum { MR = 6, NV = 2, NR = 16 * NV };
 
 #define TILE_LOAD(acc)                                                                                                 \
-    _Pragma("GCC unroll 16") for (int i = 0; i < MR; i++) _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++)       \
+    _Pragma("GCC unroll 16") for (int i = 0; i < MR; i++) _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++)         \
         acc[i][v] = load ? _mm512_loadu_ps(c + i * NR + 16 * v) : _mm512_setzero_ps()
 #define TILE_STORE(acc)                                                                                                \
-    _Pragma("GCC unroll 16") for (int i = 0; i < MR; i++) _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++)       \
+    _Pragma("GCC unroll 16") for (int i = 0; i < MR; i++) _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++)         \
         _mm512_storeu_ps(c + i * NR + 16 * v, acc[i][v])
 
 static void ukr_dot(size_t kp, const uint32_t *a, const uint32_t *b, float *c, int load)

@@ -32,10 +32,14 @@ static int plan_gemm(int argc, char **argv)
         int value;
     } accums[] = {{"fp32", MF_ACCUM_FP32}, {"exact", MF_ACCUM_EXACT}, {"v100", MF_ACCUM_V100}, {"a100", MF_ACCUM_A100},
                   {"ada", MF_ACCUM_ADA},   {"h100", MF_ACCUM_H100},   {"b200", MF_ACCUM_B200}},
-      scales[] = {{"none", MF_GEMM_SCALE_NONE},          {"tensor", MF_GEMM_SCALE_TENSOR},
-                  {"vector", MF_GEMM_SCALE_VECTOR},      {"1x128", MF_GEMM_SCALE_BLOCK_1X128},
-                  {"128x128", MF_GEMM_SCALE_BLOCK_128X128}, {"128x1", MF_GEMM_SCALE_BLOCK_128X1},
-                  {"mx", MF_GEMM_SCALE_MX},              {"nvfp4", MF_GEMM_SCALE_NVFP4}};
+      scales[] = {{"none", MF_GEMM_SCALE_NONE},
+                  {"tensor", MF_GEMM_SCALE_TENSOR},
+                  {"vector", MF_GEMM_SCALE_VECTOR},
+                  {"1x128", MF_GEMM_SCALE_BLOCK_1X128},
+                  {"128x128", MF_GEMM_SCALE_BLOCK_128X128},
+                  {"128x1", MF_GEMM_SCALE_BLOCK_128X1},
+                  {"mx", MF_GEMM_SCALE_MX},
+                  {"nvfp4", MF_GEMM_SCALE_NVFP4}};
     const char *names[2] = {NULL, NULL}, *val, *accum_name = "fp32";
     mf_format fmt[2];
     mf_gemm_opts o;
@@ -71,16 +75,17 @@ static int plan_gemm(int argc, char **argv)
         }
     }
     if (npos < 2)
-        return cli_usage_error(&cli_tool, "plan --gemm: the formats of A and B are required (e.g. plan --gemm bf16 e4m3)");
+        return cli_usage_error(&cli_tool,
+                               "plan --gemm: the formats of A and B are required (e.g. plan --gemm bf16 e4m3)");
     for (i = 0; i < 2; i++)
         if (mf_format_from_name(names[i], &fmt[i]) != MF_OK)
             return cli_usage_error(&cli_tool, "plan --gemm: unknown format '%s'", names[i]);
     if ((rc = mf_gemm_plan(fmt[0], fmt[1], &o, &p)) != MF_OK)
-        return cli_usage_error(&cli_tool, "plan --gemm: %s x %s under %s: %s", mf_format_name(fmt[0]),
-                               mf_format_name(fmt[1]), accum_name,
-                               rc != MF_E_FORMAT                ? mf_strerror(rc)
-                               : o.accum >= MF_ACCUM_V100 ? "not a pair this GPU's tensor cores multiply"
-                                                          : "mf_gemm's inputs are f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1");
+        return cli_usage_error(
+            &cli_tool, "plan --gemm: %s x %s under %s: %s", mf_format_name(fmt[0]), mf_format_name(fmt[1]), accum_name,
+            rc != MF_E_FORMAT          ? mf_strerror(rc)
+            : o.accum >= MF_ACCUM_V100 ? "not a pair this GPU's tensor cores multiply"
+                                       : "mf_gemm's inputs are f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1");
     printf("gemm %s x %s, accum %s (mf_backend: %s)\n", mf_format_name(fmt[0]), mf_format_name(fmt[1]), accum_name,
            mf_backend());
     printf("kernel    %s\n", p.kernel);
