@@ -180,4 +180,20 @@ size_t mf__parallel_piece(mf_format dst_fmt, mf_format src_fmt, size_t n, int th
 void mf__convert_parallel(const mf__backend *backend, mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src,
                           size_t n, const mf_opts *opts, mf_stats *stats, int threads);
 
+/* The thread team (team.c), the one that mf_convert's threads, mf_gemm and its models share: fn(team, member,
+ * ctx) runs on the calling thread (member 0) and on up to want - 1 new threads (members 1, 2, ...; fewer where a
+ * thread cannot be started, at most MF__TEAM_MAX in all); mf__team_run returns how many members ran. Members
+ * take their work from the team's queue, so every item is done whatever their number:
+ *   mf__team_take      the next of total items, in order, or SIZE_MAX when all are taken;
+ *   mf__team_finished  one item is finished;
+ *   mf__team_wait      until count items are finished (work in phases: an item of a phase waits for the
+ *                      items of the phases before it, all taken earlier by members that do not wait on it). */
+enum { MF__TEAM_MAX = 64 };
+typedef struct mf__team mf__team;
+typedef void (*mf__team_fn)(mf__team *tm, size_t member, void *ctx);
+size_t mf__team_run(size_t want, mf__team_fn fn, void *ctx);
+size_t mf__team_take(mf__team *tm, size_t total);
+void mf__team_finished(mf__team *tm);
+void mf__team_wait(mf__team *tm, size_t count);
+
 #endif /* MF_SRC_INTERNAL_H */

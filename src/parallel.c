@@ -3,15 +3,13 @@
  *
  * The array is cut at multiples of 64 elements, so every piece starts on a whole byte of packed
  * e2m1 and on a Philox block; each piece is converted with sr_offset moved to its first element,
- * which is exactly what one call would have used there. Without POSIX threads, one thread runs all.
+ * which is exactly what one call would have used there. The pieces go to the library's thread team (team.c):
+ * a piece no started thread takes, the caller converts.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
-
-#if MF_HAVE_PTHREADS
-#include <pthread.h>
-#endif
 
 enum { MF_PAR_MIN = 1 << 20, MF_PAR_MAX_THREADS = 64 };
 
@@ -26,11 +24,23 @@ typedef struct piece {
     int count;
 } piece;
 
-static void *run_piece(void *arg)
+static void run_piece(piece *p)
 {
-    piece *p = (piece *)arg;
     p->backend->convert(p->d, p->dst, p->s, p->src, p->n, &p->o, p->count ? &p->st : NULL);
-    return NULL;
+}
+
+typedef struct pieces {
+    piece *pc;
+    size_t count;
+} pieces;
+
+/* a member of the team (team.c): pieces from the queue until none is left */
+static void member(mf__team *tm, size_t id, void *ctx)
+{
+    const pieces *ps = (const pieces *)ctx;
+    (void)id;
+    for (size_t k; (k = mf__team_take(tm, ps->count)) != SIZE_MAX;)
+        run_piece(&ps->pc[k]);
 }
 
 size_t mf__parallel_piece(mf_format d, mf_format s, size_t n, int threads)
@@ -49,11 +59,7 @@ void mf__convert_parallel(const mf__backend *backend, mf_format d, void *dst, mf
 {
     piece pc[MF_PAR_MAX_THREADS];
     size_t per, start = 0;
-    int t, k, started = 0;
-#if MF_HAVE_PTHREADS
-    pthread_t tid[MF_PAR_MAX_THREADS];
-    int ok[MF_PAR_MAX_THREADS];
-#endif
+    int t, k;
     per = mf__parallel_piece(d, s, n, threads);
     if (per == n) {
         backend->convert(d, dst, s, src, n, o, st);
@@ -76,24 +82,14 @@ void mf__convert_parallel(const mf__backend *backend, mf_format d, void *dst, mf
         start += p->n;
         t++;
     } while (start < n && t < MF_PAR_MAX_THREADS);
-    started = t;
-#if MF_HAVE_PTHREADS
-    for (k = 1; k < started; k++)
-        ok[k] = pthread_create(&tid[k], NULL, run_piece, &pc[k]) == 0;
-    run_piece(&pc[0]);
-    for (k = 1; k < started; k++) {
-        if (ok[k])
-            pthread_join(tid[k], NULL);
-        else
-            run_piece(&pc[k]); /* no thread to be had: this one does it */
+    {
+        pieces ps;
+        ps.pc = pc, ps.count = (size_t)t;
+        mf__team_run((size_t)t, member, &ps);
     }
-#else
-    for (k = 0; k < started; k++)
-        run_piece(&pc[k]);
-#endif
     if (st) {
         memset(st, 0, sizeof *st);
-        for (k = 0; k < started; k++) {
+        for (k = 0; k < t; k++) {
             st->overflow += pc[k].st.overflow;
             st->underflow += pc[k].st.underflow;
             st->subnormal += pc[k].st.subnormal;

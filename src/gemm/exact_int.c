@@ -10,17 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if MF_HAVE_PTHREADS
-#include <pthread.h>
-#endif
-
 #include <minifloat.h>
 
 #include "../internal.h"
 #include "exact_int.h"
 #include "tc.h" /* mf__gemm_code_at */
 
-enum { MR = MF__XI_MR, NR = MF__XI_NR, XI_MAX_THREADS = 64 };
+enum { MR = MF__XI_MR, NR = MF__XI_NR };
 
 /* Chunks of k, in groups, after which each int32 lane is moved into int64. int8: a group adds 4 products
  * |a| * (b + 64) <= 60 * 124, so 65536 groups stay below 65536 * 29760 < 2^31; int16: a group adds 2 products
@@ -116,11 +112,6 @@ typedef struct xi_run {
     unsigned char *bp;      /* packed B: slivers of NR columns */
     size_t bsl;             /* bytes per sliver of B */
     size_t nsa, nsb;        /* slivers of A and B */
-    size_t next;            /* slivers of A taken */
-    int nt;
-#if MF_HAVE_PTHREADS
-    pthread_mutex_t mu;
-#endif
 } xi_run;
 
 /* count integers of op(X)'s elements from array index idx on, step apart, into out */
@@ -235,80 +226,60 @@ static void rows_sliver(xi_run *x, size_t s, unsigned char *ap, int64_t *asum, i
 }
 
 typedef struct xi_member {
-    xi_run *x;
-    int phase; /* 0: pack B's slivers, 1: rows */
-    size_t id;
     mf_stats st;
+    size_t taken; /* slivers this member took (and so did) */
     int rc;
 } xi_member;
 
-/* take the next sliver of the phase's work (A's rows or B's columns) */
-static size_t xi_take(xi_run *x)
-{
-    size_t s;
-#if MF_HAVE_PTHREADS
-    if (x->nt > 1)
-        pthread_mutex_lock(&x->mu);
-#endif
-    s = x->next++;
-#if MF_HAVE_PTHREADS
-    if (x->nt > 1)
-        pthread_mutex_unlock(&x->mu);
-#endif
-    return s;
-}
+/* one phase of the work for the thread team (team.c): 0 packs B's slivers, 1 runs A's rows */
+typedef struct xi_phase_ctx {
+    xi_run *x;
+    xi_member *mem;
+    int phase;
+} xi_phase_ctx;
 
-static void *xi_member_run(void *arg)
+static void xi_member_run(mf__team *tm, size_t id, void *ctx)
 {
-    xi_member *me = (xi_member *)arg;
-    xi_run *x = me->x;
-    if (me->phase == 0) {
-        for (size_t t; (t = xi_take(x)) < x->nsb;)
+    const xi_phase_ctx *pc = (const xi_phase_ctx *)ctx;
+    xi_run *x = pc->x;
+    xi_member *me = &pc->mem[id];
+    if (pc->phase == 0) {
+        for (size_t t; (t = mf__team_take(tm, x->nsb)) != SIZE_MAX; me->taken++)
             pack_b(x, t);
-        return NULL;
+        return;
     }
     {
         const size_t asl = (x->kg * MR * x->G * x->esz + 7) / 8 * 8, sums = sizeof(int64_t) * MR * x->nch;
         unsigned char *ap = (unsigned char *)malloc(asl + sums + sizeof(int16_t) * x->kg * x->G);
         if (!ap) { /* the others take the work */
             me->rc = MF_E_NOMEM;
-            return NULL;
+            return;
         }
-        for (size_t s; (s = xi_take(x)) < x->nsa;)
+        for (size_t s; (s = mf__team_take(tm, x->nsa)) != SIZE_MAX; me->taken++)
             rows_sliver(x, s, ap, (int64_t *)(ap + asl), (int16_t *)(ap + asl + sums), x->c->st ? &me->st : NULL);
         free(ap);
     }
-    return NULL;
 }
 
-/* run the phase on up to nt threads (this one included); returns 0 when the calling thread could not take
- * part in phase 1 for want of memory and no other thread did either */
+/* run the phase on up to nt threads (this one included); returns 0 when some of its slivers were taken by no
+ * member (phase 1: no member had memory for its A sliver) */
 static int xi_phase(xi_run *x, int phase, xi_member *mem, size_t nt)
 {
-    size_t started = 1;
-#if MF_HAVE_PTHREADS
-    pthread_t tid[XI_MAX_THREADS];
-#endif
-    x->next = 0;
+    xi_phase_ctx pc;
+    size_t taken = 0;
+    pc.x = x, pc.mem = mem, pc.phase = phase;
     for (size_t t = 0; t < nt; t++)
-        mem[t].x = x, mem[t].phase = phase, mem[t].id = t, mem[t].rc = MF_OK;
-#if MF_HAVE_PTHREADS
-    for (; started < nt; started++)
-        if (pthread_create(&tid[started], NULL, xi_member_run, &mem[started]) != 0)
-            break;
-#endif
-    xi_member_run(&mem[0]);
-#if MF_HAVE_PTHREADS
-    for (size_t t = 1; t < started; t++)
-        pthread_join(tid[t], NULL);
-#endif
-    return x->next >= (phase ? x->nsa : x->nsb); /* every sliver was taken (and so done) */
+        mem[t].taken = 0, mem[t].rc = MF_OK;
+    nt = mf__team_run(nt, xi_member_run, &pc);
+    for (size_t t = 0; t < nt; t++)
+        taken += mem[t].taken;
+    return taken >= (phase ? x->nsa : x->nsb);
 }
 
 int mf__xi_run(const mf__xi_call *c)
 {
     xi_run x;
-    xi_member mem[XI_MAX_THREADS];
+    xi_member mem[MF__TEAM_MAX];
     const mf__xi_kernel *kr = c->kernel ? c->kernel : xi_pick();
     const int sha = xi_shift(c->a.fmt), shb = xi_shift(c->b.fmt);
     size_t nt = c->threads > 1 ? (size_t)c->threads : 1;
@@ -353,15 +324,10 @@ int mf__xi_run(const mf__xi_call *c)
     x.bp = (unsigned char *)malloc(x.bsl * x.nsb);
     if (!x.bp)
         return MF_E_NOMEM;
-    if (nt > XI_MAX_THREADS)
-        nt = XI_MAX_THREADS;
+    if (nt > MF__TEAM_MAX)
+        nt = MF__TEAM_MAX;
     if (nt > x.nsa)
         nt = x.nsa;
-    x.nt = (int)nt;
-#if MF_HAVE_PTHREADS
-    if (nt > 1)
-        pthread_mutex_init(&x.mu, NULL);
-#endif
     memset(mem, 0, sizeof mem[0] * nt);
     xi_phase(&x, 0, mem, nt);
     if (mem[0].rc == MF_OK) { /* the calling thread always packs; B is complete */
@@ -369,17 +335,9 @@ int mf__xi_run(const mf__xi_call *c)
          * nothing was emitted only when no sliver was taken, which the member's early return ensures */
         if (!xi_phase(&x, 1, mem, nt)) {
             free(x.bp);
-#if MF_HAVE_PTHREADS
-            if (nt > 1)
-                pthread_mutex_destroy(&x.mu);
-#endif
             return MF_E_NOMEM;
         }
     }
-#if MF_HAVE_PTHREADS
-    if (nt > 1)
-        pthread_mutex_destroy(&x.mu);
-#endif
     free(x.bp);
     if (c->st)
         for (size_t t = 0; t < nt; t++) {

@@ -4,10 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if MF_HAVE_PTHREADS
-#include <pthread.h>
-#endif
-
 #include "gemm_internal.h"
 
 /* no NaN, inf, subnormal or -0 among n binary32 values: stored as they are when alpha = 1, no scales, beta = 0
@@ -123,57 +119,24 @@ typedef struct fp32_team {
     const dec *db;
     float *bp;
     mf__pair_sum *sb; /* pair kernels: packed B's sliver summaries */
-    size_t ncb, nt;
+    size_t ncb;
     size_t n_pack, n_rows, rows_item; /* items per column block, and the rows of a row item */
     fp32_job *jobs;
-    size_t next, finished; /* items taken, items finished */
-#if MF_HAVE_PTHREADS
-    pthread_mutex_t mu;
-    pthread_cond_t go; /* an item finished */
-#endif
 } fp32_team;
 
-typedef struct fp32_member {
-    fp32_team *tm;
-    size_t id;
-} fp32_member;
-
-static void team_lock(fp32_team *tm)
+/* One member of the team (team.c): items in order from the queue, each after its phase's predecessors. */
+static void team_member(mf__team *team, size_t id, void *ctx)
 {
-#if MF_HAVE_PTHREADS
-    if (tm->nt > 1)
-        pthread_mutex_lock(&tm->mu);
-#else
-    (void)tm;
-#endif
-}
-
-static void team_unlock(fp32_team *tm)
-{
-#if MF_HAVE_PTHREADS
-    if (tm->nt > 1)
-        pthread_mutex_unlock(&tm->mu);
-#else
-    (void)tm;
-#endif
-}
-
-static void team_run(fp32_team *tm, size_t id)
-{
+    fp32_team *tm = (fp32_team *)ctx;
     const gemm *g = tm->g;
     const size_t nr = tm->pl->nr, per = tm->n_pack + tm->n_rows;
     const size_t total = (g->n + tm->ncb - 1) / tm->ncb * per;
     fp32_job *jb = &tm->jobs[id];
-    team_lock(tm);
-    while (tm->next < total) {
-        const size_t idx = tm->next++, blk = idx / per, q = idx % per;
+    for (size_t idx; (idx = mf__team_take(team, total)) != SIZE_MAX;) {
+        const size_t blk = idx / per, q = idx % per;
         const size_t phase = blk * per + (q < tm->n_pack ? 0 : tm->n_pack); /* its phase's first item */
         const size_t j0 = blk * tm->ncb, nb = g->n - j0 < tm->ncb ? g->n - j0 : tm->ncb, tn = (nb + nr - 1) / nr;
-#if MF_HAVE_PTHREADS
-        while (tm->finished < phase) /* phases run one after the other: all items before it are done */
-            pthread_cond_wait(&tm->go, &tm->mu);
-#endif
-        team_unlock(tm);
+        mf__team_wait(team, phase); /* phases run one after the other: all items before it are done */
         if (q < tm->n_pack) {
             const size_t t0 = tn * q / tm->n_pack, t1 = tn * (q + 1) / tm->n_pack;
             if (g->products && t0 < t1 && tm->pl->pk)
@@ -186,58 +149,8 @@ static void team_run(fp32_team *tm, size_t id)
             jb->j0 = j0, jb->nb = nb, jb->r0 = r0, jb->r1 = g->m - r0 < tm->rows_item ? g->m : r0 + tm->rows_item;
             fp32_rows(jb);
         }
-        team_lock(tm);
-        tm->finished++;
-#if MF_HAVE_PTHREADS
-        if (tm->nt > 1)
-            pthread_cond_broadcast(&tm->go);
-#endif
+        mf__team_finished(team);
     }
-    team_unlock(tm);
-}
-
-#if MF_HAVE_PTHREADS
-static void *team_thread(void *arg)
-{
-    fp32_member *me = (fp32_member *)arg;
-    team_run(me->tm, me->id);
-    return NULL;
-}
-#endif
-
-enum { GEMM_MAX_THREADS = 64 };
-
-/* Run the team on up to want threads (this one included); returns how many took part. */
-static size_t team_start(fp32_team *tm, size_t want)
-{
-    size_t started = 1;
-#if MF_HAVE_PTHREADS
-    pthread_t tid[GEMM_MAX_THREADS];
-    fp32_member me[GEMM_MAX_THREADS];
-    tm->nt = want; /* the queue is locked from the first thread on */
-    if (want > 1) {
-        pthread_mutex_init(&tm->mu, NULL);
-        pthread_cond_init(&tm->go, NULL);
-        for (; started < want; started++) {
-            me[started].tm = tm, me[started].id = started;
-            if (pthread_create(&tid[started], NULL, team_thread, &me[started]) != 0)
-                break;
-        }
-    }
-#else
-    (void)want;
-    tm->nt = 1;
-#endif
-    team_run(tm, 0);
-#if MF_HAVE_PTHREADS
-    if (want > 1) {
-        for (size_t t = 1; t < started; t++)
-            pthread_join(tid[t], NULL);
-        pthread_cond_destroy(&tm->go);
-        pthread_mutex_destroy(&tm->mu);
-    }
-#endif
-    return started;
 }
 
 /* The FP32 path's work buffer is kept for the next call (one, the latest, at most SCRATCH_KEEP bytes): a
@@ -283,7 +196,7 @@ int mf__gemm_run_fp32(const gemm *g, mf_stats *st)
     const size_t mr = pl.mr, nr = pl.nr, mc = pl.mc, kc = pl.kc;
     const size_t kk = g->k ? g->k : 1, nkb = (kk + kc - 1) / kc;
     size_t ncb = BP_BUDGET / kk / nr * nr, nt = g->o->threads > 1 ? (size_t)g->o->threads : 1;
-    fp32_job jobs[GEMM_MAX_THREADS];
+    fp32_job jobs[MF__TEAM_MAX];
     fp32_team tm;
     size_t mcp, ap_size, bp_size, sb_size;
     float *bp, *work;
@@ -295,8 +208,8 @@ int mf__gemm_run_fp32(const gemm *g, mf_stats *st)
         ncb = NC_MAX;
     if (ncb < nr)
         ncb = nr;
-    if (nt > GEMM_MAX_THREADS)
-        nt = GEMM_MAX_THREADS;
+    if (nt > MF__TEAM_MAX)
+        nt = MF__TEAM_MAX;
     if (nt > (g->m + mc - 1) / mc)
         nt = (g->m + mc - 1) / mc;
     if (ncb > mf__gemm_round_up(g->n, nr))
@@ -324,13 +237,13 @@ int mf__gemm_run_fp32(const gemm *g, mf_stats *st)
         jb->ap = work + t * (ap_size + mcp * ncb);
         jb->w = jb->ap + ap_size;
     }
-    tm.g = g, tm.pl = &pl, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs, tm.next = tm.finished = 0;
+    tm.g = g, tm.pl = &pl, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs;
     { /* C's rows in equal items of at most mc, a whole number of them per thread, in whole slivers; B in nt */
         const size_t items = nt * ((g->m + nt * mc - 1) / (nt * mc));
         tm.rows_item = mf__gemm_round_up((g->m + items - 1) / items, mr);
         tm.n_rows = (g->m + tm.rows_item - 1) / tm.rows_item, tm.n_pack = nt;
     }
-    nt = team_start(&tm, nt);
+    nt = mf__team_run(nt, team_member, &tm);
     if (st)
         for (size_t t = 0; t < nt; t++) {
             st->overflow += jobs[t].st.overflow, st->underflow += jobs[t].st.underflow;
