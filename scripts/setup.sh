@@ -88,12 +88,15 @@ run_tsan() {
     configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_flags" \
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$san_flags" -DMF_SANITIZE=thread -DMF_CUDA=OFF -DMF_BUILD_TOOLS=OFF \
         -DMF_SIMD_BACKENDS=native
-    cmake --build build-tsan -j "$jobs" --target test_threads test_gemm test_gemm_tc
+    cmake --build build-tsan -j "$jobs" --target test_threads test_gemm test_gemm_dp test_gemm_exact test_gemm_tc
     ./build-tsan/tests/test_threads
-    # mf_gemm's teams (the FP32 work queue, the tensor-core models' threads), a quarter of the cases
+    # the thread team (src/team.c) under mf_gemm: the FP32 work queue (fma and pair kernels), the exact integer
+    # kernels, the tensor-core models' threads; test_gemm on a quarter of its cases
     MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm
+    ./build-tsan/tests/test_gemm_dp
+    ./build-tsan/tests/test_gemm_exact
     ./build-tsan/tests/test_gemm_tc
-    step_done "ThreadSanitizer (test_threads, test_gemm, test_gemm_tc)"
+    step_done "ThreadSanitizer (test_threads, test_gemm, test_gemm_dp, test_gemm_exact, test_gemm_tc)"
 }
 # libFuzzer, briefly, where clang is available (the corpora are replayed by ctest either way); only the
 # libFuzzer targets and their instrumented library are built. 10 s a target (six targets, two at a
