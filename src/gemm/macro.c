@@ -20,6 +20,20 @@ static int plain_run(const float *w, size_t n)
     return !bad;
 }
 
+/* dst[q] = w[q] for q < n, and plain_run(w, n) in the same pass (the tile is read once) */
+static int copy_plain(float *dst, const float *w, size_t n)
+{
+    uint32_t bad = 0, u;
+    for (size_t q = 0; q < n; q++) {
+        memcpy(&u, w + q, 4);
+        memcpy(dst + q, &u, 4);
+        bad |= (uint32_t)(u == 0x80000000u);
+        u &= 0x7FFFFFFFu;
+        bad |= (uint32_t)(u >= 0x7F800000u) | (uint32_t)(u - 1u < 0x007FFFFFu);
+    }
+    return !bad;
+}
+
 #if defined(__GNUC__)
 #define PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
 #else
@@ -89,10 +103,9 @@ static void fp32_rows(fp32_job *jb)
             for (size_t t = 0; t < tn; t++) {
                 const float *src = wrow + t * mr * nr;
                 const size_t j = jb->j0 + t * nr, cnt = jb->nb - t * nr < nr ? jb->nb - t * nr : nr;
-                if (g->direct && g->fmt_c == MF_FP32 && g->c_cs == 1 && plain_run(src, cnt)) {
-                    memcpy((float *)g->c + i * g->c_rs + j, src, cnt * sizeof(float));
+                if (g->direct && g->fmt_c == MF_FP32 && g->c_cs == 1 && /* else the loop below rewrites them */
+                    copy_plain((float *)g->c + i * g->c_rs + j, src, cnt))
                     continue;
-                }
                 if (g->scaled_rn && g->c_cs == 1 && plain_run(src, cnt)) { /* fl(acc * F): one rn rounding */
                     float *dst = (float *)g->c + i * g->c_rs + j;
                     for (size_t q = 0; q < cnt; q++)
