@@ -10,17 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if MF_HAVE_PTHREADS
-#include <pthread.h>
-#endif
-
 #include <minifloat.h>
 #include <minifloat/gemm.h>
 
 #include "../internal.h"
 #include "tc.h"
 
-enum { TC_MAX_THREADS = 64, TC_ROW_BLOCK = 64 };
+enum { TC_ROW_BLOCK = 64 };
 
 /* ---- decoding ----------------------------------------------------------------------------------------- */
 
@@ -208,9 +204,8 @@ static uint32_t tc_ref_dot(tc_worker *wk, size_t i, size_t j, uint32_t c)
     return mf__tc_dot(cl->p, wk->ea, wk->eb, cl->k, c, cl->promote);
 }
 
-static void *tc_work(void *arg)
+static void tc_work(tc_worker *wk)
 {
-    tc_worker *wk = (tc_worker *)arg;
     const tc_shared *sh = wk->sh;
     const mf__tc_call *cl = sh->call;
     const size_t kp = sh->q.kp;
@@ -257,13 +252,26 @@ static void *tc_work(void *arg)
             }
         }
     }
-    return NULL;
+}
+
+/* the runs of items (each with its worker's scratch and counts) that the thread team (team.c) shares out */
+typedef struct tc_runs {
+    tc_worker *wk;
+    size_t n;
+} tc_runs;
+
+static void tc_member(mf__team *tm, size_t id, void *ctx)
+{
+    const tc_runs *rs = (const tc_runs *)ctx;
+    (void)id;
+    for (size_t t; (t = mf__team_take(tm, rs->n)) != SIZE_MAX;)
+        tc_work(&rs->wk[t]);
 }
 
 int mf__tc_run(const mf__tc_call *cl)
 {
     tc_shared sh;
-    tc_worker wk[TC_MAX_THREADS];
+    tc_worker wk[MF__TEAM_MAX];
     const int ta = tc_frac_bits(cl->fa), tb = tc_frac_bits(cl->fb);
     const size_t w = (size_t)cl->p->w;
     size_t nt = cl->threads > 1 ? (size_t)cl->threads : 1, kp;
@@ -282,8 +290,8 @@ int mf__tc_run(const mf__tc_call *cl)
     sh.npan = (cl->n + MF__TC_LANES - 1) / MF__TC_LANES;
     sh.nrb = (cl->m + TC_ROW_BLOCK - 1) / TC_ROW_BLOCK;
     sh.items = sh.npan * sh.nrb;
-    if (nt > TC_MAX_THREADS)
-        nt = TC_MAX_THREADS;
+    if (nt > MF__TEAM_MAX)
+        nt = MF__TEAM_MAX;
     if (nt > sh.items)
         nt = sh.items;
     /* the significands, exponents and special marks of A and B; the reference path's operands per thread */
@@ -340,22 +348,9 @@ int mf__tc_run(const mf__tc_call *cl)
     for (size_t t = 0; t < nt; t++)
         wk[t].first = sh.items * t / nt, wk[t].last = sh.items * (t + 1) / nt;
     {
-#if MF_HAVE_PTHREADS
-        pthread_t tid[TC_MAX_THREADS];
-        int ok[TC_MAX_THREADS];
-        for (size_t t = 1; t < nt; t++)
-            ok[t] = pthread_create(&tid[t], NULL, tc_work, &wk[t]) == 0;
-        tc_work(&wk[0]);
-        for (size_t t = 1; t < nt; t++) {
-            if (ok[t])
-                pthread_join(tid[t], NULL);
-            else
-                tc_work(&wk[t]); /* no thread to be had: this one does it */
-        }
-#else
-        for (size_t t = 0; t < nt; t++)
-            tc_work(&wk[t]);
-#endif
+        tc_runs rs;
+        rs.wk = wk, rs.n = nt;
+        mf__team_run(nt, tc_member, &rs);
     }
     if (cl->st)
         for (size_t t = 0; t < nt; t++) {
