@@ -84,8 +84,8 @@ extern const mf__tc_kernel mf__tc_kernel_portable;
 extern const mf__tc_kernel mf__tc_kernel_avx2; /* src/x86/tc_avx2.c */
 #endif
 
-/* The panel kernels this build has and this CPU runs, best first (NULL past the end; for tests). gemm.c's
- * pick_kernels chooses the one for this process's backend. */
+/* The panel kernels this build has and this CPU runs, best first (NULL past the end; for tests). config.c's
+ * mf__gemm_pick_kernels chooses the one for this process's backend. */
 const mf__tc_kernel *mf__tc_kernel_at(size_t i);
 
 /* D(i, j) for j in [j, j + cnt) of row i, in d (binary32 bits), from the thread whose counts are st */
