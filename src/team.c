@@ -2,8 +2,10 @@
 /* src/team.c - the library's one thread team (internal.h): the calling thread and up to want - 1 more run one
  * function and take their work from a shared queue, items in order. Whoever takes an item, it is computed the
  * same way, so results do not depend on how many threads started (a thread that cannot be created is simply
- * one member fewer) or on which took what. Without POSIX threads the caller alone runs everything. */
+ * one member fewer) or on which took what. The threads are kept between calls (the pool below). Without POSIX
+ * threads the caller alone runs everything. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "internal.h"
 
@@ -86,6 +88,111 @@ static void *member_run(void *arg)
     me->tm->fn(me->tm, me->id, me->tm->ctx);
     return NULL;
 }
+
+/* The pool: worker threads started on first need and kept, each waiting for the next team's job, so that a
+ * call pays neither a thread's creation nor its first migration to an idle core (about a millisecond on a
+ * 2-core guest, the tenth of a 1024^3 GEMM). One team at a time runs on it; a team that finds it busy (another
+ * caller's, or one inside a member) starts threads of its own as before. After fork() the child has none of
+ * the parent's workers: the pool starts again empty. */
+static struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    size_t workers;     /* started, numbered 1 .. workers */
+    int busy;           /* a team runs on the pool */
+    unsigned long gen;  /* jobs published */
+    mf__team *tm;       /* the job: members 1 .. want - 1 of this team */
+    size_t want;
+    size_t pending;     /* of those, members not finished */
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, NULL, 0, 0};
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+static void pool_after_fork(void)
+{
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_cond_init(&pool.wake, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pool.workers = 0, pool.busy = 0, pool.pending = 0, pool.tm = NULL;
+}
+
+static void pool_init(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
+
+typedef struct worker_arg {
+    size_t id;
+    unsigned long seen; /* the last job it has seen: the one before it was started */
+} worker_arg;
+
+static void *worker(void *arg)
+{
+    const size_t id = ((worker_arg *)arg)->id;
+    unsigned long seen = ((worker_arg *)arg)->seen;
+    free(arg);
+    pthread_mutex_lock(&pool.mu);
+    for (;;) {
+        while (pool.gen == seen)
+            pthread_cond_wait(&pool.wake, &pool.mu);
+        seen = pool.gen;
+        if (id < pool.want) {
+            mf__team *tm = pool.tm;
+            pthread_mutex_unlock(&pool.mu);
+            tm->fn(tm, id, tm->ctx);
+            pthread_mutex_lock(&pool.mu);
+            if (--pool.pending == 0)
+                pthread_cond_signal(&pool.done);
+        }
+    }
+    return NULL;
+}
+
+/* Run tm on the pool with up to want members; returns how many ran, or 0 where the pool is busy. */
+static size_t pool_run(mf__team *tm, size_t want)
+{
+    pthread_once(&pool_once, pool_init);
+    pthread_mutex_lock(&pool.mu);
+    if (pool.busy) {
+        pthread_mutex_unlock(&pool.mu);
+        return 0;
+    }
+    pool.busy = 1;
+    while (pool.workers + 1 < want) { /* more workers, each to see the job published below */
+        pthread_t t;
+        pthread_attr_t at;
+        worker_arg *wa = (worker_arg *)malloc(sizeof *wa);
+        int ok = wa != NULL && pthread_attr_init(&at) == 0;
+        if (ok) {
+            wa->id = pool.workers + 1, wa->seen = pool.gen;
+            pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+            ok = pthread_create(&t, &at, worker, wa) == 0;
+            pthread_attr_destroy(&at);
+        }
+        if (!ok) {
+            free(wa);
+            break;
+        }
+        pool.workers++;
+    }
+    if (want > pool.workers + 1)
+        want = pool.workers + 1;
+    tm->members = want;
+    if (want > 1) {
+        pthread_mutex_init(&tm->mu, NULL);
+        pthread_cond_init(&tm->go, NULL);
+    }
+    pool.tm = tm, pool.want = want, pool.pending = want - 1, pool.gen++;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.mu);
+    tm->fn(tm, 0, tm->ctx);
+    pthread_mutex_lock(&pool.mu);
+    while (pool.pending)
+        pthread_cond_wait(&pool.done, &pool.mu);
+    pool.busy = 0, pool.tm = NULL;
+    pthread_mutex_unlock(&pool.mu);
+    if (want > 1) {
+        pthread_cond_destroy(&tm->go);
+        pthread_mutex_destroy(&tm->mu);
+    }
+    return want;
+}
 #endif
 
 size_t mf__team_run(size_t want, mf__team_fn fn, void *ctx)
@@ -100,6 +207,9 @@ size_t mf__team_run(size_t want, mf__team_fn fn, void *ctx)
         want = MF__TEAM_MAX;
     tm.fn = fn, tm.ctx = ctx, tm.next = tm.finished = 0;
 #if MF_HAVE_PTHREADS
+    if (want > 1 && (started = pool_run(&tm, want)) != 0)
+        return started;
+    started = 1;
     tm.members = want; /* the queue is locked from the first thread on */
     if (want > 1) {
         pthread_mutex_init(&tm.mu, NULL);
