@@ -24,6 +24,19 @@ typedef struct mf__gemm_ukr {
     mf__gemm_ukr_fn fn;
 } mf__gemm_ukr;
 
+/* The guard (src/gemm/ukr_pair.c has the argument): a sliver's summary of its bf16 elements, its smallest
+ * biased exponent among nonzero elements (255 if none), its largest, and whether any is subnormal, inf or
+ * NaN. The dot kernel may run a tile of slivers a and b when mf__pair_guard(a, b) holds. */
+typedef struct mf__pair_sum {
+    uint16_t emin, emax;
+    uint32_t bad;
+} mf__pair_sum;
+
+static inline int mf__pair_guard(mf__pair_sum a, mf__pair_sum b)
+{
+    return !(a.bad | b.bad) && a.emin + b.emin >= 142 && a.emax + b.emax <= 380;
+}
+
 /* A pair micro-kernel runs the same sums on bf16 pairs: packed A holds, per pair of k steps and per row, one
  * 32-bit word (x[k] << 16) | x[k + 1] (the element that comes first in k in the high half), packed B the same
  * per column, kp pairs in all (an odd k ends with a zero element). `dot` is the dot-product instruction, which
@@ -38,20 +51,8 @@ typedef struct mf__gemm_ukr_pair {
     mf__gemm_ukr_pair_fn dot, chain;
     /* packing's helper, or NULL: out[q] = lut[src[q]] for q < n (8-bit codes widened to bf16) */
     void (*widen8)(uint16_t *out, const uint8_t *src, size_t n, const uint16_t *lut);
+    void (*sum)(mf__pair_sum *s, const uint16_t *x, size_t n); /* mf__pair_sum_run's, or NULL */
 } mf__gemm_ukr_pair;
-
-/* The guard (src/gemm/ukr_pair.c has the argument): a sliver's summary of its bf16 elements, its smallest
- * biased exponent among nonzero elements (255 if none), its largest, and whether any is subnormal, inf or
- * NaN. The dot kernel may run a tile of slivers a and b when mf__pair_guard(a, b) holds. */
-typedef struct mf__pair_sum {
-    uint16_t emin, emax;
-    uint32_t bad;
-} mf__pair_sum;
-
-static inline int mf__pair_guard(mf__pair_sum a, mf__pair_sum b)
-{
-    return !(a.bad | b.bad) && a.emin + b.emin >= 142 && a.emax + b.emax <= 380;
-}
 
 void mf__pair_sum_run(mf__pair_sum *s, const uint16_t *x, size_t n); /* fold n bf16 codes into s */
 /* 1 if k's dot kernel equals its chain on the self-test's adversarial tiles (run once per process) */

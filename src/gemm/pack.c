@@ -31,7 +31,7 @@ void mf__gemm_dec_init(dec *d, const mat *x)
 {
     d->base = x->base, d->fmt = x->fmt, d->rs = x->rs, d->cs = x->cs, d->bs = x->bs;
     d->widen = mf__backend_for(mf__backend_active(), MF_FP32, x->fmt);
-    d->widen8 = NULL;
+    d->widen8 = NULL, d->sum = mf__pair_sum_run;
     if (x->fmt != MF_FP32 && x->fmt != MF_FP16 && x->fmt != MF_BF16)
         for (uint32_t c = 0; c < 256; c++)
             d->lut[c] = mf_to_f32(x->fmt, x->fmt == MF_FP4_E2M1                            ? c & 0xF
@@ -194,7 +194,7 @@ void mf__gemm_pack_a_pair(uint32_t *ap, mf__pair_sum *sum, const dec *a, size_t 
             if (kf < kp) /* odd kb: the last element and a zero */
                 ap[kf * (size_t)mr + r] = (uint32_t)run[2 * kf] << 16;
         }
-        mf__pair_sum_run(sum, (const uint16_t *)(const void *)ap, 2 * kp * (size_t)mr); /* pads are zeros */
+        a->sum(sum, (const uint16_t *)(const void *)ap, 2 * kp * (size_t)mr); /* pads are zeros */
     }
 }
 
@@ -235,6 +235,6 @@ void mf__gemm_pack_b_pair(uint32_t *bp, mf__pair_sum *sum, const dec *b, size_t 
             }
         }
         for (size_t t = t0; t < t1; t++) /* each packed sliver at once (its pads are zeros) */
-            mf__pair_sum_run(&sb[t], (const uint16_t *)(const void *)(bp + p0 / 2 * ncp + t * NR * kp), 2 * NR * kp);
+            b->sum(&sb[t], (const uint16_t *)(const void *)(bp + p0 / 2 * ncp + t * NR * kp), 2 * NR * kp);
     }
 }

@@ -82,4 +82,30 @@ static void widen8(uint16_t *out, const uint8_t *src, size_t n, const uint16_t *
         out[q] = lut[src[q]];
 }
 
-const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16 = {"avx512bf16", MR, NR, 144, 512, ukr_dot, ukr_chain, widen8};
+/* mf__pair_sum_run (src/gemm/ukr_pair.c has the why) on 32 codes a step */
+static void sum_run(mf__pair_sum *s, const uint16_t *x, size_t n)
+{
+    const __m512i m7fff = _mm512_set1_epi16(0x7FFF), m7f80 = _mm512_set1_epi16(0x7F80);
+    __m512i mn = m7f80, mx = _mm512_setzero_si512();
+    uint16_t lo[32], hi[32];
+    size_t q = 0;
+    for (; q + 32 <= n; q += 32) {
+        const __m512i v = _mm512_loadu_si512(x + q), e = _mm512_and_si512(v, m7f80);
+        mn = _mm512_min_epu16(mn, _mm512_mask_mov_epi16(m7f80, _mm512_test_epi16_mask(v, m7fff), e));
+        mx = _mm512_max_epu16(mx, e);
+    }
+    _mm512_storeu_si512(lo, mn), _mm512_storeu_si512(hi, mx);
+    mf__pair_sum_run(s, x + q, n - q); /* the tail */
+    {
+        unsigned emin = 255, emax = 0;
+        for (int l = 0; l < 32; l++) {
+            emin = (unsigned)lo[l] >> 7 < emin ? (unsigned)lo[l] >> 7 : emin;
+            emax = (unsigned)hi[l] >> 7 > emax ? (unsigned)hi[l] >> 7 : emax;
+        }
+        s->bad |= emin == 0 || emax == 255;
+        s->emin = (uint16_t)(emin < s->emin ? emin : s->emin);
+        s->emax = (uint16_t)(emax > s->emax ? emax : s->emax);
+    }
+}
+
+const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16 = {"avx512bf16", MR, NR, 144, 512, ukr_dot, ukr_chain, widen8, sum_run};
