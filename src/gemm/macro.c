@@ -253,8 +253,9 @@ int mf__gemm_run_fp32(const gemm *g, mf_stats *st)
         jb->w = jb->ap + ap_size;
     }
     tm.g = g, tm.pl = &pl, tm.db = &db, tm.bp = bp, tm.ncb = ncb, tm.jobs = jobs;
-    { /* C's rows in equal items of at most mc, a whole number of them per thread, in whole slivers; B in nt */
-        const size_t items = nt * ((g->m + nt * mc - 1) / (nt * mc));
+    { /* C's rows in equal items of at most mc, a whole number of them per thread (four times as many with
+       * several threads: a late or slow member holds the others up less), in whole slivers; B in nt */
+        const size_t items = nt * ((g->m + nt * mc - 1) / (nt * mc)) * (nt > 1 ? 4 : 1);
         tm.rows_item = mf__gemm_round_up((g->m + items - 1) / items, mr);
         tm.n_rows = (g->m + tm.rows_item - 1) / tm.rows_item, tm.n_pack = nt;
     }
