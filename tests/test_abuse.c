@@ -807,7 +807,7 @@ static void fill(const ab_fn *f, ab_call *c)
             memset(&o, 0, sizeof o);
             o.accum = MF_ACCUM_EXACT;
             o.round = MF_ROUND_TOWARD_ZERO;
-            o.stats = c->p[a->link];
+            o.stats = a->link >= 0 ? c->p[a->link] : NULL; /* mf_gemm_plan's opts have no stats to link */
             memcpy(b, &o, sizeof o);
             break;
         }
