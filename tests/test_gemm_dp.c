@@ -302,6 +302,18 @@ START_TEST(test_dp_guard_other)
                 ck_assert_uint_eq(c, CF[q] == MF_FP32 ? 0u : 0xFFFF0000u);
             }
     }
+    {   /* alpha * sa * sb = -0 times a nonzero sum is an exact zero: +0, on the scaled path too */
+        static const uint16_t A[1] = {0x3F80}, B[1] = {0x3F80};
+        static const float neg0 = -0.0f;
+        mf_gemm_opts o;
+        float c = 1.0f;
+        memset(&o, 0, sizeof o);
+        o.scale_a.kind = MF_GEMM_SCALE_TENSOR, o.scale_a.data = &neg0;
+        ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 1, 1, 1.0f, A, MF_BF16, 1, B, MF_BF16, 1,
+                                 0.0f, &c, MF_FP32, 1, &o),
+                         MF_OK);
+        ck_assert_uint_eq(mf_test_f32_bits(c), 0u);
+    }
 }
 END_TEST
 

@@ -192,7 +192,7 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
                 fmt_c == MF_FP32;
     g.scaled_rn = !g.direct && fmt_c == MF_FP32 && o->round == MF_ROUND_NEAREST_EVEN &&
                   o->overflow == MF_OVERFLOW_IEEE && bits_zero(g.beta) && !o->stats && !g.sa_step && !g.sb_step &&
-                  mf__gemm_factor_f32(&g, 0, 0, &g.factor);
+                  mf__gemm_factor_f32(&g, 0, 0, &g.factor) && g.factor != 0.0f; /* a zero factor: +0 (epilogue) */
     read_ab = g.products;
     if (!c || (read_ab && (!a || !b || (o->scale_a.kind != MF_GEMM_SCALE_NONE && !o->scale_a.data) ||
                            (o->scale_b.kind != MF_GEMM_SCALE_NONE && !o->scale_b.data))))
