@@ -22,16 +22,10 @@
 #include "mf_test.h"
 #include "oracle/ref.h"
 
+#define GEMM_TEST_SEED 0x9E3779B97F4A7C15ull
+#include "gemm_test.h"
+
 /* ---- the test's own helpers ---------------------------------------------------------------------- */
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void) /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Dull;
-}
-static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
 
 static const mf_format ELEM_FMTS[] = {MF_FP32,     MF_FP16,     MF_BF16,     MF_FP8_E4M3,
                                       MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1};
@@ -49,10 +43,6 @@ static ref_format ref_of(mf_format f)
 }
 static const int REF_MODE[] = {REF_RN, REF_RNA, REF_RZ, REF_RU, REF_RD, REF_RO, REF_SR}; /* by mf_round */
 
-static int width_bits(mf_format f)
-{
-    return f == MF_FP32 ? 32 : f == MF_FP16 || f == MF_BF16 ? 16 : f == MF_FP4_E2M1 ? 4 : 8;
-}
 
 /* a random finite code of f; with narrow = 1 for f32/f16/bf16, a value of moderate exponent */
 static uint32_t rnd_code(mf_format f, int wide)
@@ -74,58 +64,10 @@ static uint32_t rnd_code(mf_format f, int wide)
     }
 }
 
-/* store code c as element e of an array of format f */
-static void put(unsigned char *buf, mf_format f, size_t e, uint32_t c)
-{
-    switch (width_bits(f)) {
-    case 32: memcpy(buf + 4 * e, &c, 4); break;
-    case 16: {
-        const uint16_t h = (uint16_t)c;
-        memcpy(buf + 2 * e, &h, 2);
-        break;
-    }
-    case 8: buf[e] = (unsigned char)c; break;
-    default: buf[e / 2] = (unsigned char)((buf[e / 2] & (0xF0u >> (4 * (e & 1)))) | (c & 0xFu) << (4 * (e & 1)));
-    }
-}
-static uint32_t get(const unsigned char *buf, mf_format f, size_t e)
-{
-    uint32_t c = 0;
-    uint16_t h;
-    switch (width_bits(f)) {
-    case 32: memcpy(&c, buf + 4 * e, 4); return c;
-    case 16: memcpy(&h, buf + 2 * e, 2); return h;
-    case 8: return buf[e];
-    default: return (uint32_t)(buf[e / 2] >> (4 * (e & 1))) & 0xFu;
-    }
-}
 
 /* index of element (r, c) of a stored matrix */
 static size_t at(mf_layout l, size_t ld, size_t r, size_t c) { return l == MF_ROW_MAJOR ? r * ld + c : r + c * ld; }
 
-/* round-to-odd at 53 bits of an MPFR value (NaN, inf and +0 pass) */
-static double ro53(mpfr_t x)
-{
-    if (mpfr_nan_p(x))
-        return NAN;
-    if (mpfr_inf_p(x))
-        return mpfr_sgn(x) > 0 ? INFINITY : -INFINITY;
-    if (mpfr_zero_p(x))
-        return 0.0;
-    mpfr_t t;
-    mpfr_init2(t, 53);
-    const int inex = mpfr_set(t, x, MPFR_RNDZ);
-    double d = mpfr_get_d(t, MPFR_RNDZ);
-    mpfr_clear(t);
-    MF_EXPECT(isnormal(d), "an exact value outside binary64's normal range");
-    if (inex) {
-        uint64_t u;
-        memcpy(&u, &d, 8);
-        u |= 1;
-        memcpy(&d, &u, 8);
-    }
-    return d;
-}
 
 /* ---- one case ------------------------------------------------------------------------------------ */
 typedef struct gcase {

@@ -17,19 +17,14 @@
 #include <string.h>
 
 #include <minifloat.h>
+#include <mpfr.h>
 
 #include "mf_test.h"
 #include "oracle/ref.h"
 
-static uint64_t rng_state = 0xD1B54A32D192ED03ull;
-static uint64_t rnd(void) /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Dull;
-}
-static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
+#define GEMM_TEST_SEED 0xD1B54A32D192ED03ull
+#include "gemm_test.h"
+
 
 static const mf_format PAIR_FMTS[] = {MF_BF16, MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1};
 #define N_PAIR_FMTS 6

@@ -22,15 +22,9 @@
 #include "mf_test.h"
 #include "oracle/ref.h"
 
-static uint64_t rng_state = 0x243F6A8885A308D3ull;
-static uint64_t rnd(void) /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Dull;
-}
-static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
+#define GEMM_TEST_SEED 0x243F6A8885A308D3ull
+#include "gemm_test.h"
+
 
 static const mf_format FMTS[] = {MF_FP4_E2M1, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP8_E4M3, MF_FP8_E5M2};
 #define N_FMTS 5
@@ -55,30 +49,6 @@ static int code_bits(mf_format f)
     return f == MF_FP32 ? 32 : f == MF_FP16 || f == MF_BF16 ? 16 : f == MF_FP4_E2M1 ? 4 : f == MF_FP8_E4M3 || f == MF_FP8_E5M2 ? 8 : 6;
 }
 
-static void put(unsigned char *buf, mf_format f, size_t e, uint32_t c)
-{
-    switch (code_bits(f)) {
-    case 32: memcpy(buf + 4 * e, &c, 4); break;
-    case 16: {
-        const uint16_t h = (uint16_t)c;
-        memcpy(buf + 2 * e, &h, 2);
-        break;
-    }
-    case 4: buf[e / 2] = (unsigned char)((buf[e / 2] & (0xF0u >> (4 * (e & 1)))) | (c & 0xFu) << (4 * (e & 1))); break;
-    default: buf[e] = (unsigned char)c;
-    }
-}
-static uint32_t get(const unsigned char *buf, mf_format f, size_t e)
-{
-    uint32_t c = 0;
-    uint16_t h;
-    switch (code_bits(f)) {
-    case 32: memcpy(&c, buf + 4 * e, 4); return c;
-    case 16: memcpy(&h, buf + 2 * e, 2); return h;
-    case 4: return (uint32_t)(buf[e / 2] >> (4 * (e & 1))) & 0xFu;
-    default: return buf[e];
-    }
-}
 
 /* a random code of f: finite unless specials (then inf/NaN codes sometimes); max: the largest magnitude */
 static uint32_t rnd_code(mf_format f, int specials, int max)
@@ -96,28 +66,6 @@ static uint32_t rnd_code(mf_format f, int specials, int max)
     }
 }
 
-static double ro53(mpfr_t x)
-{
-    if (mpfr_nan_p(x))
-        return NAN;
-    if (mpfr_inf_p(x))
-        return mpfr_sgn(x) > 0 ? INFINITY : -INFINITY;
-    if (mpfr_zero_p(x))
-        return 0.0;
-    mpfr_t t;
-    mpfr_init2(t, 53);
-    const int inex = mpfr_set(t, x, MPFR_RNDZ);
-    double d = mpfr_get_d(t, MPFR_RNDZ);
-    mpfr_clear(t);
-    MF_EXPECT(isnormal(d), "an exact value outside binary64's normal range");
-    if (inex) {
-        uint64_t u;
-        memcpy(&u, &d, 8);
-        u |= 1;
-        memcpy(&d, &u, 8);
-    }
-    return d;
-}
 
 /* ---- one case -------------------------------------------------------------------------------------------- */
 typedef struct xcase {
