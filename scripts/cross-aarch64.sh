@@ -36,10 +36,10 @@ cmake $gen -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -
 # below check on aarch64; natively they run in every tier): the NEON backend against the portable one
 # (test_backends, which fails unless the dispatcher offers NEON), and every oracle test; test_backends,
 # test_boundary and test_f64 on a quarter of their cases, another each day (MF_TEST_SAMPLE, whole
-# with MF_TEST_SAMPLE=1 in the environment). test_gemm runs once, on the neon backend's GEMM kernel
-# (test_gemm_neon would run it again; the portable kernel's run is the native tiers').
+# with MF_TEST_SAMPLE=1 in the environment). test_gemm, test_gemm_dp and test_gemm_exact run once, on the neon
+# backend's GEMM kernels (their _neon runs would repeat them; the portable kernels' runs are the native tiers').
 sel_l=unit
-sel_e='^test_(analyze|elementwise|loss_scale|reduce_hook|fp8_recipes|mx|nvfp4|gemm_portable|gemm_neon)$'
+sel_e='^test_(analyze|elementwise|loss_scale|reduce_hook|fp8_recipes|mx|nvfp4|gemm(_dp|_exact)?_(portable|neon))$'
 # Only the executables of those tests are built (each is its test's target, as tests/CMakeLists.txt's
 # mf_add_test names them): the library's, benchmarks', examples' and the other tests' objects were a
 # third of the cross build's CPU time. Should a selected test ever run a target of another name, the
