@@ -90,8 +90,8 @@ static void *member_run(void *arg)
 }
 
 /* The pool: worker threads started on first need and kept, each waiting for the next team's job, so that a
- * call pays neither a thread's creation nor its first migration to an idle core (about a millisecond on a
- * 2-core guest, the tenth of a 1024^3 GEMM). One team at a time runs on it; a team that finds it busy (another
+ * call pays neither a thread's creation nor its first migration to an idle core (a sizeable share of a call
+ * that lasts milliseconds). One team at a time runs on it; a team that finds it busy (another
  * caller's, or one inside a member) starts threads of its own as before. After fork() the child has none of
  * the parent's workers: the pool starts again empty. */
 static struct pool {

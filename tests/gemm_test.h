@@ -80,4 +80,30 @@ static inline double ro53(mpfr_t x)
     return d;
 }
 
+static const int REF_MODE[] = {REF_RN, REF_RNA, REF_RZ, REF_RU, REF_RD, REF_RO, REF_SR}; /* by mf_round */
+
+/* The reference's C(i, j): acc (the exact alpha * scales * dot, MPFR) plus beta * c (c the code of C before the
+ * call), rounded once into C's format as o asks (ro53, then the oracle's rounding) and stored as element idx of
+ * cref; its events are added to st. n: C's columns, for the stochastic stream's index. */
+static inline void ref_round_c(unsigned char *cref, mf_format fc, size_t idx, mpfr_t acc, float beta, uint32_t c,
+                               const mf_gemm_opts *o, size_t i, size_t j, size_t n, mf_stats *st)
+{
+    const ref_format rc = fc == MF_FP32 ? REF_F32 : fc == MF_FP16 ? REF_F16 : REF_BF16;
+    const uint32_t rbits =
+        o->round == MF_ROUND_STOCHASTIC ? mf_sr_rbits(o->seed, o->sr_offset + i * n + j, mf_sr_width(fc)) : 0;
+    ref_events ev;
+    if (beta != 0.0f) {
+        mpfr_t t;
+        mpfr_init2(t, mpfr_get_prec(acc));
+        mpfr_set_d(t, ref_decode(rc, c), MPFR_RNDN);
+        mpfr_mul_d(t, t, beta, MPFR_RNDN);
+        mpfr_add(acc, acc, t, MPFR_RNDN);
+        mpfr_clear(t);
+    }
+    memset(&ev, 0, sizeof ev);
+    put(cref, fc, idx, ref_round(rc, ro53(acc), REF_MODE[o->round], o->overflow == MF_OVERFLOW_SATURATE, rbits, &ev));
+    st->overflow += ev.overflow != 0, st->underflow += ev.underflow != 0;
+    st->subnormal += ev.subnormal != 0, st->nan += ev.nan != 0, st->inexact += ev.inexact != 0;
+}
+
 #endif /* MF_TESTS_GEMM_TEST_H */

@@ -41,7 +41,6 @@ static ref_format ref_of(mf_format f)
     MF_EXPECT((unsigned)f < MF_FP64, "no reference format for %d", (int)f);
     return map[f];
 }
-static const int REF_MODE[] = {REF_RN, REF_RNA, REF_RZ, REF_RU, REF_RD, REF_RO, REF_SR}; /* by mf_round */
 
 
 /* a random finite code of f; with narrow = 1 for f32/f16/bf16, a value of moderate exponent */
@@ -116,7 +115,7 @@ static void reference(const gcase *g, mf_stats *st)
     mpfr_init2(t, 2048);
     memcpy(Cref, C, sizeof C);
     memset(st, 0, sizeof *st);
-    const ref_format ra = ref_of(g->fa), rb = ref_of(g->fb), rc = ref_of(g->fc);
+    const ref_format ra = ref_of(g->fa), rb = ref_of(g->fb);
     const int products = g->k > 0 && g->alpha != 0.0f;
     for (size_t i = 0; i < g->m; i++)
         for (size_t j = 0; j < g->n; j++) {
@@ -138,21 +137,7 @@ static void reference(const gcase *g, mf_stats *st)
                 mpfr_mul_d(acc, acc, scale_of(&g->o.scale_a, i), MPFR_RNDN);
                 mpfr_mul_d(acc, acc, scale_of(&g->o.scale_b, j), MPFR_RNDN);
             }
-            if (g->beta != 0.0f) {
-                mpfr_set_d(t, ref_decode(rc, g->cc[i][j]), MPFR_RNDN);
-                mpfr_mul_d(t, t, g->beta, MPFR_RNDN);
-                mpfr_add(acc, acc, t, MPFR_RNDN);
-            }
-            const double x = ro53(acc);
-            const uint32_t rbits = g->o.round == MF_ROUND_STOCHASTIC
-                                       ? mf_sr_rbits(g->o.seed, g->o.sr_offset + i * g->n + j, mf_sr_width(g->fc))
-                                       : 0;
-            ref_events ev;
-            memset(&ev, 0, sizeof ev);
-            put(Cref, g->fc, at(g->layout, g->ldc, i, j),
-                ref_round(rc, x, REF_MODE[g->o.round], g->o.overflow == MF_OVERFLOW_SATURATE, rbits, &ev));
-            st->overflow += ev.overflow != 0, st->underflow += ev.underflow != 0;
-            st->subnormal += ev.subnormal != 0, st->nan += ev.nan != 0, st->inexact += ev.inexact != 0;
+            ref_round_c(Cref, g->fc, at(g->layout, g->ldc, i, j), acc, g->beta, g->cc[i][j], &g->o, i, j, g->n, st);
         }
     mpfr_clear(acc);
     mpfr_clear(t);

@@ -29,7 +29,6 @@
 static const mf_format FMTS[] = {MF_FP4_E2M1, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP8_E4M3, MF_FP8_E5M2};
 #define N_FMTS 5
 static const mf_format C_FMTS[] = {MF_FP32, MF_FP16, MF_BF16};
-static const int REF_MODE[] = {REF_RN, REF_RNA, REF_RZ, REF_RU, REF_RD, REF_RO, REF_SR}; /* by mf_round */
 
 static ref_format ref_of(mf_format f)
 {
@@ -111,10 +110,10 @@ static void run_case(xcase *g, const int *qa, const int *qb)
     mpfr_t acc, t;
     mf_stats st, want;
     char what[300];
-    const ref_format rc = ref_of(g->fc);
     const int products = g->k > 0 && g->alpha != 0.0f;
     const size_t cbytes = (g->layout == MF_ROW_MAJOR ? g->m * g->ldc : g->n * g->ldc) * 4 + 8;
-    snprintf(what, sizeof what, "%s %s%s m=%zu n=%zu k=%zu %s x %s -> %s alpha=%g beta=%g round %d ovf %d thr %d mx %d%d",
+    snprintf(what, sizeof what,
+             "%s %s%s m=%zu n=%zu k=%zu %s x %s -> %s alpha=%g beta=%g round %d ovf %d thr %d mx %d%d",
              g->layout == MF_ROW_MAJOR ? "row" : "col", g->ta ? "T" : "N", g->tb ? "T" : "N", g->m, g->n, g->k,
              mf_format_name(g->fa), mf_format_name(g->fb), mf_format_name(g->fc), (double)g->alpha, (double)g->beta,
              (int)g->o.round, (int)g->o.overflow, g->o.threads, g->mx_a, g->mx_b);
@@ -134,21 +133,8 @@ static void run_case(xcase *g, const int *qa, const int *qb)
                 mpfr_mul_d(acc, acc, scale_of(&g->o.scale_a, SAV, i), MPFR_RNDN);
                 mpfr_mul_d(acc, acc, scale_of(&g->o.scale_b, SBV, j), MPFR_RNDN);
             }
-            if (g->beta != 0.0f) {
-                mpfr_set_d(t, ref_decode(rc, get(Cbuf, g->fc, at(g->layout, g->ldc, i, j))), MPFR_RNDN);
-                mpfr_mul_d(t, t, g->beta, MPFR_RNDN);
-                mpfr_add(acc, acc, t, MPFR_RNDN);
-            }
-            const double x = ro53(acc);
-            const uint32_t rbits = g->o.round == MF_ROUND_STOCHASTIC
-                                       ? mf_sr_rbits(g->o.seed, g->o.sr_offset + i * g->n + j, mf_sr_width(g->fc))
-                                       : 0;
-            ref_events ev;
-            memset(&ev, 0, sizeof ev);
-            put(Cref, g->fc, at(g->layout, g->ldc, i, j),
-                ref_round(rc, x, REF_MODE[g->o.round], g->o.overflow == MF_OVERFLOW_SATURATE, rbits, &ev));
-            want.overflow += ev.overflow != 0, want.underflow += ev.underflow != 0;
-            want.subnormal += ev.subnormal != 0, want.nan += ev.nan != 0, want.inexact += ev.inexact != 0;
+            ref_round_c(Cref, g->fc, at(g->layout, g->ldc, i, j), acc, g->beta,
+                        get(Cbuf, g->fc, at(g->layout, g->ldc, i, j)), &g->o, i, j, g->n, &want);
         }
     mpfr_clear(acc), mpfr_clear(t);
     g->o.stats = rnd() & 1 ? &st : NULL;
