@@ -312,6 +312,31 @@ START_TEST(test_dp_guard_other)
 }
 END_TEST
 
+/* every code of each 8-bit format in one row of B (the packing's vector widening runs over whole slivers), A = 1:
+ * C(0, j) is the chain's fma(1, value of code j, +0), decoded by the oracle */
+START_TEST(test_dp_every_code)
+{
+    static const mf_format F8[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2};
+    static const uint16_t one = 0x3F80;
+    for (int f = 0; f < 4; f++) {
+        unsigned char b[256];
+        float c[256];
+        for (int q = 0; q < 256; q++)
+            b[q] = (unsigned char)q;
+        ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, 1, 256, 1, 1.0f, &one, MF_BF16, 1, b, F8[f],
+                                 256, 0.0f, c, MF_FP32, 256, NULL),
+                         MF_OK);
+        for (uint32_t q = 0; q < 256; q++) {
+            const float acc = fmaf(1.0f, (float)ref_decode(ref_of(F8[f]), code_bits(F8[f]) == 6 ? q & 0x3F : q), 0.0f);
+            const uint32_t want = isnan(acc) ? 0x7FFFFFFFu : mf_test_f32_bits(acc);
+            if (mf_test_f32_bits(c[q]) != want)
+                ck_abort_msg("%s code 0x%02x: C = 0x%08x, want 0x%08x", mf_format_name(F8[f]), q,
+                             mf_test_f32_bits(c[q]), want);
+        }
+    }
+}
+END_TEST
+
 /* mf_gemm_plan: the kernel per backend and pair; errors as mf_gemm's */
 START_TEST(test_dp_plan)
 {
@@ -375,6 +400,7 @@ int main(void)
     tcase_add_loop_test(tc, test_dp_pairs, 0, N_PAIR_FMTS * N_PAIR_FMTS);
     tcase_add_test(tc, test_dp_guard_floor);
     tcase_add_test(tc, test_dp_guard_other);
+    tcase_add_test(tc, test_dp_every_code);
     tcase_add_test(tc, test_dp_plan);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);
