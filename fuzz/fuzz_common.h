@@ -107,32 +107,28 @@ static inline uint32_t fz_f32_bits(float f)
 /* ---- formats ------------------------------------------------------------------------------------ */
 /* The narrow formats (targets of both mf_from_f32 and mf_from_f64), then binary32 (a rounding
  * target only from binary64). */
-static const mf_format fz_formats[] = {MF_FP16,         MF_BF16,         MF_FP8_E4M3,        MF_FP8_E5M2,
-                                       MF_FP6_E2M3,     MF_FP6_E3M2,     MF_FP4_E2M1,        MF_E8M0,
-                                       MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE,
-                                       MF_FP8_E3M4,     MF_FP32};
-#define FZ_N_NARROW 13
-#define FZ_N_TARGETS 14
+#define FZ_N_NARROW (MF_FORMAT_COUNT - 2)  /* every format but f32 and f64 */
+#define FZ_N_TARGETS (MF_FORMAT_COUNT - 1) /* and f32 */
 
+/* Target t, 0 <= t < FZ_N_TARGETS: the narrow formats in enum order (f16 .. e8m0, then those appended
+ * after f64), then f32. */
+static inline mf_format fz_target(int t)
+{
+    const int f = t + 1; /* past f32 */
+    return t == FZ_N_NARROW ? MF_FP32 : (mf_format)(f < (int)MF_FP64 ? f : f + 1);
+}
+
+/* The reference format of a library format: the row of ref_slow.h with the same name (the two tables
+ * share only the names; tests/test_formats.c compares their facts). */
 static inline int fz_ref_fmt(mf_format f)
 {
-    switch (f) {
-    case MF_FP32: return REF_F32;
-    case MF_FP16: return REF_F16;
-    case MF_BF16: return REF_BF16;
-    case MF_FP8_E4M3: return REF_E4M3;
-    case MF_FP8_E5M2: return REF_E5M2;
-    case MF_FP6_E2M3: return REF_E2M3;
-    case MF_FP6_E3M2: return REF_E3M2;
-    case MF_FP4_E2M1: return REF_E2M1;
-    case MF_E8M0: return REF_E8M0;
-    case MF_FP8_E4M3FNUZ: return REF_E4M3FNUZ;
-    case MF_FP8_E5M2FNUZ: return REF_E5M2FNUZ;
-    case MF_FP8_E4M3B11FNUZ: return REF_E4M3B11FNUZ;
-    case MF_FP8_E4M3IEEE: return REF_E4M3IEEE;
-    case MF_FP8_E3M4: return REF_E3M4;
-    default: fz_fail("no reference format for %d", (int)f); return -1;
-    }
+    const char *name = mf_format_name(f);
+    int r;
+    for (r = 0; name && r < REF_NFMT; r++)
+        if (strcmp(ref_formats[r].name, name) == 0)
+            return r;
+    fz_fail("no reference format for %d", (int)f);
+    return -1;
 }
 
 static const mf_round fz_modes[REF_NMODE] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_NEAREST_AWAY, MF_ROUND_TOWARD_ZERO,
@@ -157,7 +153,7 @@ static inline unsigned fz_ev_to_ref(unsigned ev)
  * mf_from_f32) or a binary64 one. A tag byte picks the generator, so that inputs reach the
  * interesting places (grid points, midpoints, one ulp either side, specials) without luck:
  *   tag & 7 = 0: 8 raw bytes of a binary64          1, 5: 4 raw bytes of a binary32
- *             2: a code of a format (byte: format, 1 + byte % 13 in ref_slow.h's list, f16 .. e3m4;
+ *             2: a code of a format (byte: format, 1 + byte % (REF_NFMT - 1) in ref_slow.h's list, all but f32;
  *                2 bytes: code), (tag >> 3) & 3 selects the value (0), the midpoint to the next code
  *                (1), or either of them nudged by a signed byte of ulps (2, 3); tag bit 5 picks
  *                binary32 (else binary64) precision

@@ -47,7 +47,7 @@ static void check_value(double x, int is_f32, uint32_t rbits)
             }
     }
     for (t = 0; t < ntargets; t++) {
-        mf_format f = fz_formats[t];
+        mf_format f = fz_target(t);
         uint32_t fr = ref_sr_fraction(fz_ref_fmt(f), x);
         for (pol = 0; pol < 2; pol++) {
             for (mode = 0; mode < REF_NMODE; mode++)
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!isnan(x) && (isinf(x) || (fabs(x) <= FLT_MAX && (double)(float)x == x)))
                 check_value(x, 1, rbits);
         for (t = 0; t < FZ_N_NARROW; t++)
-            check_decode(fz_formats[t], code & ref_code_mask(fz_ref_fmt(fz_formats[t])));
+            check_decode(fz_target(t), code & ref_code_mask(fz_ref_fmt(fz_target(t))));
         check_decode(MF_FP32, code | (rbits & 0xFFFF0000u));
     }
     return 0;

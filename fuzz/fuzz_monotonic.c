@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             b = t2;
         }
         for (t = 0; t < ntargets; t++) {
-            mf_format f = fz_formats[t];
+            mf_format f = fz_target(t);
             if (f == MF_E8M0) {
                 double ma = fabs(a), mb = fabs(b);
                 if (ma <= mb)

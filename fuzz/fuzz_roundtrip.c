@@ -92,11 +92,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t rbits = fz_u32(&r);
         int m1 = mp % REF_NMODE, p1 = (mp >> 3) & 1;
         for (t = 0; t < FZ_N_NARROW; t++)
-            check_code(fz_formats[t], code & ref_code_mask(fz_ref_fmt(fz_formats[t])), rbits);
+            check_code(fz_target(t), code & ref_code_mask(fz_ref_fmt(fz_target(t))), rbits);
         check_code(MF_FP32, code, rbits);
         ntargets = is_f32 ? FZ_N_NARROW : FZ_N_TARGETS;
         for (t = 0; t < ntargets; t++)
-            check_idempotent(fz_formats[t], x, is_f32, m1, p1, rbits);
+            check_idempotent(fz_target(t), x, is_f32, m1, p1, rbits);
     }
     return 0;
 }

@@ -113,34 +113,36 @@ const char *mf_strerror(int code)
 
 /* ---- names ---------------------------------------------------------------------------------- */
 
-static const char *const format_tags[MF_FORMAT_COUNT] = {
-#define MF__TAG(e, tag, nbits, nman, nbias, nkind) #tag,
-    MF__FORMATS(MF__TAG)
-#undef MF__TAG
+/* Each row's number is its position in formats.inc, so that the arrays below (and every array indexed
+ * by mf_format) can be built in row order: a row inserted or numbered wrongly does not compile. */
+enum {
+#define MF__FORMAT(e, ...) MF__ROW_##e,
+#include "minifloat/formats.inc"
+#undef MF__FORMAT
 };
+#define MF__FORMAT(e, value, ...) typedef char mf__row_check_##e[(value) == MF__ROW_##e ? 1 : -1];
+#include "minifloat/formats.inc"
+#undef MF__FORMAT
 
-static const char *const format_titles[MF_FORMAT_COUNT] = {
-    "IEEE binary32",
-    "IEEE binary16",
-    "bfloat16",
-    "OCP FP8 E4M3 (fn: no inf, NaN = S.1111.111)",
-    "OCP FP8 E5M2",
-    "OCP MX FP6 E2M3 (no inf, no NaN)",
-    "OCP MX FP6 E3M2 (no inf, no NaN)",
-    "OCP MX FP4 E2M1 (no inf, no NaN)",
-    "OCP MX E8M0 scale (unsigned power of two)",
-    "IEEE binary64",
-    "FP8 E4M3 fnuz (bias 8, NaN = 0x80, no inf, no -0)",
-    "FP8 E5M2 fnuz (bias 16, NaN = 0x80, no inf, no -0)",
-    "FP8 E4M3 b11 fnuz (bias 11, NaN = 0x80, no inf, no -0)",
-    "IEEE-style FP8 E4M3 (inf 0x78, NaN 0x79-0x7F)",
-    "IEEE-style FP8 E3M4 (inf 0x70, NaN 0x71-0x7F)",
+/* A format's names: its tag, its numpy / ml_dtypes dtype name, its aliases (space-separated). */
+static const struct {
+    const char *tag, *dtype, *aliases, *title;
+} format_names[MF_FORMAT_COUNT] = {
+#define MF__FORMAT(e, value, tag, nbits, nman, nbias, kind, storage, dtype, aliases, title) \
+    {#tag, dtype, aliases, title},
+#include "minifloat/formats.inc"
+#undef MF__FORMAT
 };
 
 static const char *const round_names[MF_ROUND_COUNT] = {"rn", "rna", "rz", "ru", "rd", "ro", "sr"};
 static const char *const overflow_names[MF_OVERFLOW_COUNT] = {"ieee", "sat"};
 
-const char *mf_format_name(mf_format fmt) { return format_ok(fmt) ? format_tags[fmt] : NULL; }
+const char *mf_format_name(mf_format fmt) { return format_ok(fmt) ? format_names[fmt].tag : NULL; }
+
+const char *mf_format_dtype(mf_format fmt)
+{
+    return format_ok(fmt) && *format_names[fmt].dtype ? format_names[fmt].dtype : NULL;
+}
 
 const char *mf_round_name(mf_round r) { return (unsigned)r < MF_ROUND_COUNT ? round_names[r] : NULL; }
 
@@ -149,45 +151,45 @@ const char *mf_overflow_name(mf_overflow o)
     return (unsigned)o < MF_OVERFLOW_COUNT ? overflow_names[o] : NULL;
 }
 
+static char lower(char c) { return (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); }
+
+/* Does a (any case) spell b (lower case)? */
 static int ieq(const char *a, const char *b)
 {
-    for (; *a && *b; a++, b++) {
-        char ca = (char)(*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
-        if (ca != *b)
+    for (; *a && *b; a++, b++)
+        if (lower(*a) != *b)
             return 0;
-    }
     return *a == *b;
+}
+
+/* Is name (case-insensitive) one of the space-separated words of list? */
+static int in_list(const char *name, const char *list)
+{
+    if (!*name)
+        return 0;
+    while (*list) {
+        const char *end = list;
+        size_t k;
+        while (*end && *end != ' ')
+            end++;
+        for (k = 0; list + k < end && lower(name[k]) == list[k]; k++)
+            ;
+        if (list + k == end && !name[k])
+            return 1;
+        list = *end ? end + 1 : end;
+    }
+    return 0;
 }
 
 int mf_format_from_name(const char *name, mf_format *out)
 {
-    static const struct {
-        const char *alias;
-        mf_format fmt;
-    } aliases[] = {
-        {"fp32", MF_FP32},          {"float32", MF_FP32},       {"float", MF_FP32},
-        {"fp16", MF_FP16},          {"half", MF_FP16},          {"float16", MF_FP16},
-        {"bfloat16", MF_BF16},      {"fp8_e4m3", MF_FP8_E4M3},  {"float8_e4m3fn", MF_FP8_E4M3},
-        {"e4m3fn", MF_FP8_E4M3},    {"fp8_e5m2", MF_FP8_E5M2},  {"float8_e5m2", MF_FP8_E5M2},
-        {"fp6_e2m3", MF_FP6_E2M3},  {"float6_e2m3fn", MF_FP6_E2M3}, {"fp6_e3m2", MF_FP6_E3M2},
-        {"float6_e3m2fn", MF_FP6_E3M2}, {"fp4_e2m1", MF_FP4_E2M1}, {"float4_e2m1fn", MF_FP4_E2M1},
-        {"float8_e8m0fnu", MF_E8M0}, {"fp64", MF_FP64},         {"float64", MF_FP64},
-        {"double", MF_FP64},        {"float8_e4m3fnuz", MF_FP8_E4M3FNUZ}, {"fp8_e4m3fnuz", MF_FP8_E4M3FNUZ},
-        {"float8_e5m2fnuz", MF_FP8_E5M2FNUZ}, {"fp8_e5m2fnuz", MF_FP8_E5M2FNUZ},
-        {"float8_e4m3b11fnuz", MF_FP8_E4M3B11FNUZ}, {"float8_e4m3", MF_FP8_E4M3IEEE},
-        {"float8_e3m4", MF_FP8_E3M4},
-    };
-    size_t i;
+    int i;
     if (!name || !out)
         return MF_E_NULL;
     for (i = 0; i < MF_FORMAT_COUNT; i++)
-        if (ieq(name, format_tags[i])) {
+        if (ieq(name, format_names[i].tag) || (*format_names[i].dtype && ieq(name, format_names[i].dtype)) ||
+            in_list(name, format_names[i].aliases)) {
             *out = (mf_format)i;
-            return MF_OK;
-        }
-    for (i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (ieq(name, aliases[i].alias)) {
-            *out = aliases[i].fmt;
             return MF_OK;
         }
     return MF_E_ARG;
@@ -230,8 +232,8 @@ int mf_format_describe(mf_format fmt, mf_format_desc *out)
         return MF_E_FORMAT;
     f = mf__fmt_get(fmt);
     memset(out, 0, sizeof *out);
-    out->name = format_tags[fmt];
-    out->title = format_titles[fmt];
+    out->name = format_names[fmt].tag;
+    out->title = format_names[fmt].title;
     out->bits = f.bits;
     out->man_bits = f.man;
     out->exp_bits = mf__fmt_mag_bits(f) - f.man;

@@ -44,7 +44,7 @@ typedef void (*mf__plan_fn)(mf__plan *plan, mf_format dst_fmt, const void *dst, 
 typedef struct mf__backend {
     const char *name;
     const struct mf__backend *parent; /* NULL for the portable backend, which converts every pair */
-    uint16_t own[MF_FORMAT_COUNT];
+    uint16_t own[MF_FORMAT_COUNT]; /* destinations 0..15 only: the later ones are always the parent's */
     mf__convert_fn convert;
     mf__plan_fn plan;
 } mf__backend;
@@ -52,7 +52,7 @@ typedef struct mf__backend {
 /* The backend that converts src -> dst for r: r itself, or the first ancestor that does. */
 static inline const mf__backend *mf__backend_for(const mf__backend *r, mf_format dst, mf_format src)
 {
-    while (r->parent && !(r->own[src] >> dst & 1u))
+    while (r->parent && !((unsigned)dst < 16u && (r->own[src] >> dst & 1u)))
         r = r->parent;
     return r;
 }
@@ -74,7 +74,8 @@ int mf__backend_supported(const mf__backend *backend);       /* can this CPU run
  * format, no overflow): for the backends, which ask often, after mf_convert has checked. */
 static inline size_t mf__storage_bytes(mf_format fmt, size_t n)
 {
-    return fmt == MF_FP4_E2M1 ? n / 2 + (n & 1) : n * (size_t)((mf__fmt_get(fmt).bits + 7) / 8);
+    const int store = mf__fmt_store_bits(fmt);
+    return store == 4 ? n / 2 + (n & 1) : n * (size_t)(store / 8);
 }
 
 /* The most bytes one array may span: 2^57 (128 PiB) on 64-bit targets, more than any 64-bit CPU's user
@@ -100,7 +101,7 @@ static inline int mf__span_ok(const void *p, size_t n, size_t w, size_t *bytes)
 /* mf__span_ok for n elements of a valid format */
 static inline int mf__span_fmt_ok(mf_format fmt, const void *p, size_t n, size_t *bytes)
 {
-    return mf__span_ok(p, n, fmt == MF_FP4_E2M1 ? 0 : (size_t)((mf__fmt_get(fmt).bits + 7) / 8), bytes);
+    return mf__span_ok(p, n, (size_t)(mf__fmt_store_bits(fmt) / 8), bytes); /* 4 bits: w = 0 */
 }
 
 /* rows * cols in *n, or 0 where the product overflows size_t */

@@ -89,12 +89,7 @@ void mf__convert_parallel(const mf__backend *backend, mf_format d, void *dst, mf
     }
     if (st) {
         memset(st, 0, sizeof *st);
-        for (k = 0; k < t; k++) {
-            st->overflow += pc[k].st.overflow;
-            st->underflow += pc[k].st.underflow;
-            st->subnormal += pc[k].st.subnormal;
-            st->nan += pc[k].st.nan;
-            st->inexact += pc[k].st.inexact;
-        }
+        for (k = 0; k < t; k++)
+            mf__stats_sum(st, &pc[k].st);
     }
 }

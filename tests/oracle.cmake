@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Oracle-backed unit tests: the FP32 boundary set, f64 sources, hand-checked vector files.
+# Oracle-backed unit tests: the FP32 boundary set, f64 sources, hand-checked vector files, and the table of
+# formats against each oracle's own statement of it.
 mf_add_test(test_boundary SOURCES test_boundary.c LABELS unit TIMEOUT 300 LIBS mf_oracle)
 mf_add_test(test_f64 SOURCES test_f64.c LABELS unit TIMEOUT 300 LIBS mf_oracle)
+mf_add_test(test_formats SOURCES test_formats.c test_formats_slow.c LABELS unit TIMEOUT 60 LIBS mf_oracle)
 mf_add_test(test_vectors SOURCES test_vectors.c LABELS unit TIMEOUT 300 LIBS mf_oracle)
 target_compile_definitions(test_vectors PRIVATE MF_VECTOR_DIR="${CMAKE_CURRENT_SOURCE_DIR}/vectors")

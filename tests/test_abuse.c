@@ -183,6 +183,7 @@ static int t_storage_bytes(const ab_call *c)
 }
 static int t_format_describe(const ab_call *c) { return mf_format_describe((mf_format)c->e[0], c->p[0]); }
 static int t_format_name(const ab_call *c) { return r_ptr(mf_format_name((mf_format)c->e[0])); }
+static int t_format_dtype(const ab_call *c) { return r_ptr(mf_format_dtype((mf_format)c->e[0])); }
 static int t_round_name(const ab_call *c) { return r_ptr(mf_round_name((mf_round)c->e[0])); }
 static int t_overflow_name(const ab_call *c) { return r_ptr(mf_overflow_name((mf_overflow)c->e[0])); }
 static int t_format_from_name(const ab_call *c) { return mf_format_from_name(c->p[0], c->p[1]); }
@@ -417,6 +418,7 @@ static const ab_fn TABLE[] = {
     {"mf_format_describe", t_format_describe, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3}},
      {ENUM("fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("out", 0, P_REQ, P_OUT, sizeof(mf_format_desc), F_NONE)}, {{0}}, 0, 0},
     {"mf_format_name", t_format_name, MF_OK, MF_E_NULL, {.e = {MF_BF16}}, {ENUM("fmt", 0, MF_FORMAT_COUNT, AB_NULLRET)}, {{0}}, 0, 0},
+    {"mf_format_dtype", t_format_dtype, MF_OK, MF_E_NULL, {.e = {MF_BF16}}, {ENUM("fmt", 0, MF_FORMAT_COUNT, AB_NULLRET)}, {{0}}, 0, 0},
     {"mf_round_name", t_round_name, MF_OK, MF_E_NULL, {.e = {MF_ROUND_ODD}}, {ENUM("r", 0, MF_ROUND_COUNT, AB_NULLRET)}, {{0}}, 0, 0},
     {"mf_overflow_name", t_overflow_name, MF_OK, MF_E_NULL, {.e = {MF_OVERFLOW_SATURATE}},
      {ENUM("o", 0, MF_OVERFLOW_COUNT, AB_NULLRET)}, {{0}}, 0, 0},

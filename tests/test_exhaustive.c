@@ -65,20 +65,26 @@ typedef struct {
     int ncombo;      /* combos swept, 0 .. ncombo - 1: NCOMBO (every mode) or NCOMBO_RN (rn only) */
 } fmt_entry;
 
+/* The swept formats, one line each: EX_FORMAT(tag, format, combos). The oracle knows each by its tag. */
+#define EX_FORMATS(EX_FORMAT)                                                                                \
+    EX_FORMAT(f16, MF_FP16, NCOMBO)                                                                          \
+    EX_FORMAT(bf16, MF_BF16, NCOMBO)                                                                         \
+    EX_FORMAT(e4m3, MF_FP8_E4M3, NCOMBO)                                                                     \
+    EX_FORMAT(e5m2, MF_FP8_E5M2, NCOMBO)                                                                     \
+    EX_FORMAT(e2m3, MF_FP6_E2M3, NCOMBO)                                                                     \
+    EX_FORMAT(e3m2, MF_FP6_E3M2, NCOMBO)                                                                     \
+    EX_FORMAT(e2m1, MF_FP4_E2M1, NCOMBO)                                                                     \
+    EX_FORMAT(e8m0, MF_E8M0, NCOMBO)                                                                         \
+    EX_FORMAT(e4m3fnuz, MF_FP8_E4M3FNUZ, NCOMBO_RN)                                                          \
+    EX_FORMAT(e5m2fnuz, MF_FP8_E5M2FNUZ, NCOMBO_RN)                                                          \
+    EX_FORMAT(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ, NCOMBO_RN)                                                    \
+    EX_FORMAT(e4m3ieee, MF_FP8_E4M3IEEE, NCOMBO_RN)                                                          \
+    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN)
+
 static const fmt_entry formats[] = {
-    {MF_FP16, "f16", NCOMBO},
-    {MF_BF16, "bf16", NCOMBO},
-    {MF_FP8_E4M3, "e4m3", NCOMBO},
-    {MF_FP8_E5M2, "e5m2", NCOMBO},
-    {MF_FP6_E2M3, "e2m3", NCOMBO},
-    {MF_FP6_E3M2, "e3m2", NCOMBO},
-    {MF_FP4_E2M1, "e2m1", NCOMBO},
-    {MF_E8M0, "e8m0", NCOMBO},
-    {MF_FP8_E4M3FNUZ, "e4m3fnuz", NCOMBO_RN},
-    {MF_FP8_E5M2FNUZ, "e5m2fnuz", NCOMBO_RN},
-    {MF_FP8_E4M3B11FNUZ, "e4m3b11fnuz", NCOMBO_RN},
-    {MF_FP8_E4M3IEEE, "e4m3ieee", NCOMBO_RN},
-    {MF_FP8_E3M4, "e3m4", NCOMBO_RN},
+#define EX_ENTRY(name, F, NC) {F, #name, NC},
+    EX_FORMATS(EX_ENTRY)
+#undef EX_ENTRY
 };
 
 typedef struct {
@@ -254,36 +260,15 @@ EX_FORCE_INLINE void scalar_sweep(mf_format F, const uint32_t NC, const oracle_s
         scalar_sweep(F, NC, o, res);                                                                         \
     }
 
-SCALAR_FN(f16, MF_FP16, NCOMBO)
-SCALAR_FN(bf16, MF_BF16, NCOMBO)
-SCALAR_FN(e4m3, MF_FP8_E4M3, NCOMBO)
-SCALAR_FN(e5m2, MF_FP8_E5M2, NCOMBO)
-SCALAR_FN(e2m3, MF_FP6_E2M3, NCOMBO)
-SCALAR_FN(e3m2, MF_FP6_E3M2, NCOMBO)
-SCALAR_FN(e2m1, MF_FP4_E2M1, NCOMBO)
-SCALAR_FN(e8m0, MF_E8M0, NCOMBO)
-SCALAR_FN(e4m3fnuz, MF_FP8_E4M3FNUZ, NCOMBO_RN)
-SCALAR_FN(e5m2fnuz, MF_FP8_E5M2FNUZ, NCOMBO_RN)
-SCALAR_FN(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ, NCOMBO_RN)
-SCALAR_FN(e4m3ieee, MF_FP8_E4M3IEEE, NCOMBO_RN)
-SCALAR_FN(e3m4, MF_FP8_E3M4, NCOMBO_RN)
+EX_FORMATS(SCALAR_FN)
 
 static void run_scalar(mf_format F, const oracle_set *o, scalar_result *res)
 {
     switch (F) {
-    case MF_FP16: scalar_f16(o, res); break;
-    case MF_BF16: scalar_bf16(o, res); break;
-    case MF_FP8_E4M3: scalar_e4m3(o, res); break;
-    case MF_FP8_E5M2: scalar_e5m2(o, res); break;
-    case MF_FP6_E2M3: scalar_e2m3(o, res); break;
-    case MF_FP6_E3M2: scalar_e3m2(o, res); break;
-    case MF_FP4_E2M1: scalar_e2m1(o, res); break;
-    case MF_E8M0: scalar_e8m0(o, res); break;
-    case MF_FP8_E4M3FNUZ: scalar_e4m3fnuz(o, res); break;
-    case MF_FP8_E5M2FNUZ: scalar_e5m2fnuz(o, res); break;
-    case MF_FP8_E4M3B11FNUZ: scalar_e4m3b11fnuz(o, res); break;
-    case MF_FP8_E4M3IEEE: scalar_e4m3ieee(o, res); break;
-    case MF_FP8_E3M4: scalar_e3m4(o, res); break;
+#define EX_CASE(name, FMT, NC) \
+    case FMT: scalar_##name(o, res); break;
+        EX_FORMATS(EX_CASE)
+#undef EX_CASE
     default: break;
     }
 }
@@ -425,37 +410,18 @@ EX_FORCE_INLINE void bulk_sweep(mf_format F, mf_round R, mf_overflow O, const mf
         bulk_sweep(F, R, O, tab, stride, res);                                                               \
     }
 
-BULK_FN(f16, MF_FP16)
-BULK_FN(bf16, MF_BF16)
-BULK_FN(e4m3, MF_FP8_E4M3)
-BULK_FN(e5m2, MF_FP8_E5M2)
-BULK_FN(e2m3, MF_FP6_E2M3)
-BULK_FN(e3m2, MF_FP6_E3M2)
-BULK_FN(e2m1, MF_FP4_E2M1)
-BULK_FN(e8m0, MF_E8M0)
-BULK_FN(e4m3fnuz, MF_FP8_E4M3FNUZ)
-BULK_FN(e5m2fnuz, MF_FP8_E5M2FNUZ)
-BULK_FN(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ)
-BULK_FN(e4m3ieee, MF_FP8_E4M3IEEE)
-BULK_FN(e3m4, MF_FP8_E3M4)
+#define EX_BULK_FN(name, F, NC) BULK_FN(name, F)
+EX_FORMATS(EX_BULK_FN)
+#undef EX_BULK_FN
 
 static void run_bulk(mf_format F, mf_round R, mf_overflow O, const mfo_bp *const tab[2], uint32_t stride,
                      bulk_result *res)
 {
     switch (F) {
-    case MF_FP16: bulk_f16(R, O, tab, stride, res); break;
-    case MF_BF16: bulk_bf16(R, O, tab, stride, res); break;
-    case MF_FP8_E4M3: bulk_e4m3(R, O, tab, stride, res); break;
-    case MF_FP8_E5M2: bulk_e5m2(R, O, tab, stride, res); break;
-    case MF_FP6_E2M3: bulk_e2m3(R, O, tab, stride, res); break;
-    case MF_FP6_E3M2: bulk_e3m2(R, O, tab, stride, res); break;
-    case MF_FP4_E2M1: bulk_e2m1(R, O, tab, stride, res); break;
-    case MF_E8M0: bulk_e8m0(R, O, tab, stride, res); break;
-    case MF_FP8_E4M3FNUZ: bulk_e4m3fnuz(R, O, tab, stride, res); break;
-    case MF_FP8_E5M2FNUZ: bulk_e5m2fnuz(R, O, tab, stride, res); break;
-    case MF_FP8_E4M3B11FNUZ: bulk_e4m3b11fnuz(R, O, tab, stride, res); break;
-    case MF_FP8_E4M3IEEE: bulk_e4m3ieee(R, O, tab, stride, res); break;
-    case MF_FP8_E3M4: bulk_e3m4(R, O, tab, stride, res); break;
+#define EX_CASE(name, FMT, NC) \
+    case FMT: bulk_##name(R, O, tab, stride, res); break;
+        EX_FORMATS(EX_CASE)
+#undef EX_CASE
     default: break;
     }
 }

@@ -10,10 +10,6 @@
 #ifndef MINIFLOAT_BF16_H
 #define MINIFLOAT_BF16_H
 
-#include "detail/named.h"
-
-MF_BEGIN_DECLS
-MF__NAMED(bf16, mf_bf16_t, uint16_t, MF_BF16)
-MF_END_DECLS
+#include "detail/named.h" /* the functions of every format, this family's among them */
 
 #endif /* MINIFLOAT_BF16_H */

@@ -73,7 +73,8 @@ typedef struct mf_format_desc {
 /* Fill *out for fmt; MF_OK, MF_E_FORMAT or MF_E_NULL. */
 MF_API int mf_format_describe(mf_format fmt, mf_format_desc *out);
 
-/* Tags and short names: "f32" .. "e8m0", "f64", "e4m3fnuz", "e5m2fnuz", "e4m3b11fnuz", "e4m3ieee", "e3m4";
+/* Tags and short names: "f32" .. "e8m0", "f64", "e4m3fnuz", "e5m2fnuz", "e4m3b11fnuz", "e4m3ieee", "e3m4"
+ * (minifloat/formats.inc lists them);
  * "rn" "rna" "rz" "ru" "rd" "ro" "sr"; "ieee" "sat"; "default" "cuda" "ml_dtypes" "torch" "onnx".
  * NULL for values out of range. */
 MF_API const char *mf_format_name(mf_format fmt);
@@ -81,11 +82,14 @@ MF_API const char *mf_round_name(mf_round r);
 MF_API const char *mf_overflow_name(mf_overflow o);
 MF_API const char *mf_profile_name(mf_profile p);
 
-/* Parse a name (case-insensitive). Formats also accept the long spellings "fp32", "float32",
- * "fp16", "half", "float16", "bfloat16", "fp8_e4m3", "float8_e4m3fn", "fp8_e5m2", "float8_e5m2",
- * "fp6_e2m3", "fp6_e3m2", "fp4_e2m1", "fp64", "double" and ml_dtypes' names ("float8_e4m3fnuz",
- * "float8_e5m2fnuz", "float8_e4m3b11fnuz", "float6_e2m3fn", "float4_e2m1fn", "float8_e8m0fnu"; note that
- * ml_dtypes' "float8_e4m3" is the IEEE-style e4m3ieee, and "float8_e4m3fn" is e4m3). Returns MF_OK,
+/* The numpy or ml_dtypes dtype that holds fmt's values: "float32", "float16", "bfloat16", "float8_e4m3fn"
+ * for e4m3, "float8_e4m3" for e4m3ieee, ...; NULL where neither has one, or fmt is out of range. */
+MF_API const char *mf_format_dtype(mf_format fmt);
+
+/* Parse a name (case-insensitive). Formats also accept their dtype names (mf_format_dtype: note that
+ * ml_dtypes' "float8_e4m3" is the IEEE-style e4m3ieee, and "float8_e4m3fn" is e4m3) and the aliases of
+ * minifloat/formats.inc: "fp32", "float", "fp16", "half", "fp8_e4m3", "e4m3fn", "fp8_e5m2", "fp6_e2m3",
+ * "fp6_e3m2", "fp4_e2m1", "fp64", "double", "fp8_e4m3fnuz", "fp8_e5m2fnuz". Returns MF_OK,
  * MF_E_NULL or MF_E_ARG. */
 MF_API int mf_format_from_name(const char *name, mf_format *out);
 MF_API int mf_round_from_name(const char *name, mf_round *out);

@@ -14,10 +14,6 @@
 #ifndef MINIFLOAT_E8M0_H
 #define MINIFLOAT_E8M0_H
 
-#include "detail/named.h"
-
-MF_BEGIN_DECLS
-MF__NAMED(e8m0, mf_e8m0_t, uint8_t, MF_E8M0)
-MF_END_DECLS
+#include "detail/named.h" /* the functions of every format, this family's among them */
 
 #endif /* MINIFLOAT_E8M0_H */

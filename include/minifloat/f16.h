@@ -9,10 +9,6 @@
 #ifndef MINIFLOAT_F16_H
 #define MINIFLOAT_F16_H
 
-#include "detail/named.h"
-
-MF_BEGIN_DECLS
-MF__NAMED(f16, mf_f16_t, uint16_t, MF_FP16)
-MF_END_DECLS
+#include "detail/named.h" /* the functions of every format, this family's among them */
 
 #endif /* MINIFLOAT_F16_H */

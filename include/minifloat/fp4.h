@@ -14,7 +14,6 @@
 #include "detail/named.h"
 
 MF_BEGIN_DECLS
-MF__NAMED(e2m1, mf_e2m1_t, uint8_t, MF_FP4_E2M1)
 
 /* Pack two e2m1 values: lo becomes element 0 (bits 0..3), hi element 1 (bits 4..7). */
 MF_HD MF_INLINE mf_e2m1x2_t mf_e2m1x2_pack(mf_e2m1_t lo, mf_e2m1_t hi)

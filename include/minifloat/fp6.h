@@ -11,11 +11,6 @@
 #ifndef MINIFLOAT_FP6_H
 #define MINIFLOAT_FP6_H
 
-#include "detail/named.h"
-
-MF_BEGIN_DECLS
-MF__NAMED(e2m3, mf_e2m3_t, uint8_t, MF_FP6_E2M3)
-MF__NAMED(e3m2, mf_e3m2_t, uint8_t, MF_FP6_E3M2)
-MF_END_DECLS
+#include "detail/named.h" /* the functions of every format, this family's among them */
 
 #endif /* MINIFLOAT_FP6_H */

@@ -17,16 +17,6 @@
 #ifndef MINIFLOAT_FP8_H
 #define MINIFLOAT_FP8_H
 
-#include "detail/named.h"
-
-MF_BEGIN_DECLS
-MF__NAMED(e4m3, mf_e4m3_t, uint8_t, MF_FP8_E4M3)
-MF__NAMED(e5m2, mf_e5m2_t, uint8_t, MF_FP8_E5M2)
-MF__NAMED(e4m3fnuz, mf_e4m3fnuz_t, uint8_t, MF_FP8_E4M3FNUZ)
-MF__NAMED(e5m2fnuz, mf_e5m2fnuz_t, uint8_t, MF_FP8_E5M2FNUZ)
-MF__NAMED(e4m3b11fnuz, mf_e4m3b11fnuz_t, uint8_t, MF_FP8_E4M3B11FNUZ)
-MF__NAMED(e4m3ieee, mf_e4m3ieee_t, uint8_t, MF_FP8_E4M3IEEE)
-MF__NAMED(e3m4, mf_e3m4_t, uint8_t, MF_FP8_E3M4)
-MF_END_DECLS
+#include "detail/named.h" /* the functions of every format, this family's among them */
 
 #endif /* MINIFLOAT_FP8_H */

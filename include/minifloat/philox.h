@@ -70,26 +70,18 @@ MF_HD MF_INLINE mf_philox4x32 mf_sr_block(uint64_t seed, uint64_t idx)
 /* Word idx of the stream: the 32 random bits a bulk call gives element idx when rounding to f32. */
 MF_HD MF_INLINE uint32_t mf_sr_bits(uint64_t seed, uint64_t idx) { return mf_sr_block(seed, idx).v[idx & 3]; }
 
-/* Random bits per element of a bulk stochastic rounding to fmt: 16 for f16 and bf16, 8 for the
- * formats of 8 bits or fewer (fp8, fp6, fp4, e8m0), 32 for the others (f32 from f64). */
+/* Random bits per element of a bulk stochastic rounding to fmt, from the width of its code: 8 for codes
+ * of 8 bits or fewer (fp8, fp6, fp4, e8m0), 16 for those of 9 to 16 bits (f16, bf16), 32 for the others
+ * (f32 from f64) and for an unknown fmt. */
 MF_HD MF_INLINE unsigned mf_sr_width(mf_format fmt)
 {
     switch (fmt) {
-    case MF_FP16:
-    case MF_BF16: return 16;
-    case MF_FP8_E4M3:
-    case MF_FP8_E5M2:
-    case MF_FP6_E2M3:
-    case MF_FP6_E3M2:
-    case MF_FP4_E2M1:
-    case MF_E8M0:
-    case MF_FP8_E4M3FNUZ:
-    case MF_FP8_E5M2FNUZ:
-    case MF_FP8_E4M3B11FNUZ:
-    case MF_FP8_E4M3IEEE:
-    case MF_FP8_E3M4: return 8;
-    default: return 32;
+#define MF__FORMAT(e, value, tag, nbits, ...) \
+    case e: return (nbits) <= 8 ? 8u : (nbits) <= 16 ? 16u : 32u;
+#include "formats.inc"
+#undef MF__FORMAT
     }
+    return 32;
 }
 
 /* log2 of the elements that share one stream word at width w (16: 1, 8: 2, any other: 0) */

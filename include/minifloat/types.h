@@ -12,28 +12,26 @@
 
 MF_BEGIN_DECLS
 
-/* Number formats. MF_FP64 is accepted by mf_convert and mf_to_f64-style decoders but is never the target
- * of a scalar mf_from_* call (its code does not fit in 32 bits). New formats are appended, never
- * inserted (docs/formats.md has the table). */
+/* Number formats: one enumerator per row of minifloat/formats.inc, with the row's number (MF_FP32 = 0,
+ * MF_FP16, MF_BF16, MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP4_E2M1, MF_E8M0, MF_FP64 = 9,
+ * MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE, MF_FP8_E3M4 = 14, ...; that file and
+ * docs/formats.md describe each). MF_FP64 is accepted by mf_convert and mf_to_f64-style decoders but is never
+ * the target of a scalar mf_from_* call (its code does not fit in 32 bits). New formats are appended, never
+ * inserted. */
 typedef enum {
-    MF_FP32,     /* IEEE binary32, 1-8-23 */
-    MF_FP16,     /* IEEE binary16, 1-5-10 */
-    MF_BF16,     /* bfloat16, 1-8-7 */
-    MF_FP8_E4M3, /* OCP FP8 E4M3 ("fn"): no inf, NaN = S.1111.111, max 448 */
-    MF_FP8_E5M2, /* OCP FP8 E5M2: IEEE-like, max 57344 */
-    MF_FP6_E2M3, /* OCP MX FP6 E2M3: no inf/NaN, max 7.5 */
-    MF_FP6_E3M2, /* OCP MX FP6 E3M2: no inf/NaN, max 28 */
-    MF_FP4_E2M1, /* OCP MX FP4 E2M1: no inf/NaN, max 6 */
-    MF_E8M0,     /* OCP MX scale: unsigned power of two 2^(code-127), 0xFF = NaN */
-    MF_FP64,            /* IEEE binary64: bulk conversions and decoding only */
-    MF_FP8_E4M3FNUZ,    /* FP8 E4M3 fnuz (AMD, ONNX): bias 8, NaN = 0x80, no inf, no -0, max 240 */
-    MF_FP8_E5M2FNUZ,    /* FP8 E5M2 fnuz (AMD, ONNX): bias 16, NaN = 0x80, no inf, no -0, max 57344 */
-    MF_FP8_E4M3B11FNUZ, /* FP8 E4M3 with bias 11, fnuz (ml_dtypes, JAX): max 30 */
-    MF_FP8_E4M3IEEE,    /* IEEE-style FP8 E4M3 (ml_dtypes float8_e4m3): inf 0x78, max 240 */
-    MF_FP8_E3M4         /* IEEE-style FP8 E3M4 (ml_dtypes float8_e3m4): bias 3, inf 0x70, max 15.5 */
+#define MF__FORMAT(e, value, ...) e = value,
+#include "formats.inc"
+#undef MF__FORMAT
 } mf_format;
 
-#define MF_FORMAT_COUNT 15
+/* The number of formats: the rows of formats.inc (an int, like the enumerators). */
+enum {
+    MF__FORMAT_ROWS = 0
+#define MF__FORMAT(...) + 1
+#include "formats.inc"
+#undef MF__FORMAT
+};
+#define MF_FORMAT_COUNT ((int)MF__FORMAT_ROWS)
 
 /* Rounding modes; the short names in comments are the suffixes used in function names. */
 typedef enum {
@@ -130,23 +128,29 @@ typedef struct mf_opts {
     mf_profile profile; /* MF_PROFILE_DEFAULT (0): minifloat's semantics; others: docs/compat.md */
 } mf_opts;
 
-/* Storage types: one-member structs so that codes of different formats cannot be mixed up.
+/* Storage types: one-member structs so that codes of different formats cannot be mixed up, one per row
+ * of formats.inc but f32 and f64 (float and double): mf_f16_t, mf_bf16_t, mf_e4m3_t, mf_e5m2_t, mf_e2m3_t,
+ * mf_e3m2_t, mf_e2m1_t, mf_e8m0_t, mf_e4m3fnuz_t, mf_e5m2fnuz_t, mf_e4m3b11fnuz_t, mf_e4m3ieee_t, mf_e3m4_t.
  * FP6 codes sit in the low 6 bits of a byte, e2m1 codes in the low 4 bits; mf_e2m1x2_t packs two
  * e2m1 codes, element 0 in bits 0..3 and element 1 in bits 4..7. */
-typedef struct { uint16_t bits; } mf_f16_t;
-typedef struct { uint16_t bits; } mf_bf16_t;
-typedef struct { uint8_t bits; } mf_e4m3_t;
-typedef struct { uint8_t bits; } mf_e5m2_t;
-typedef struct { uint8_t bits; } mf_e2m3_t;
-typedef struct { uint8_t bits; } mf_e3m2_t;
-typedef struct { uint8_t bits; } mf_e2m1_t;
+/* A row's storage column: the C type of one code, and whether the format has a struct (f32 and f64
+ * are float and double). */
+#define MF__CODE_T_F64 uint64_t
+#define MF__CODE_T_F32 uint32_t
+#define MF__CODE_T_U16 uint16_t
+#define MF__CODE_T_U8 uint8_t
+#define MF__CODE_T_U4 uint8_t
+#define MF__TYPED_F64(x)
+#define MF__TYPED_F32(x)
+#define MF__TYPED_U16(x) x
+#define MF__TYPED_U8(x) x
+#define MF__TYPED_U4(x) x
+
+#define MF__FORMAT(e, value, tag, nbits, nman, nbias, kind, storage, ...) \
+    MF__TYPED_##storage(typedef struct { MF__CODE_T_##storage bits; } mf_##tag##_t;)
+#include "formats.inc"
+#undef MF__FORMAT
 typedef struct { uint8_t bits; } mf_e2m1x2_t;
-typedef struct { uint8_t bits; } mf_e8m0_t;
-typedef struct { uint8_t bits; } mf_e4m3fnuz_t;
-typedef struct { uint8_t bits; } mf_e5m2fnuz_t;
-typedef struct { uint8_t bits; } mf_e4m3b11fnuz_t;
-typedef struct { uint8_t bits; } mf_e4m3ieee_t;
-typedef struct { uint8_t bits; } mf_e3m4_t;
 
 MF_END_DECLS
 

@@ -70,27 +70,6 @@ def check(rc: int, context: str) -> int:
 
 # ---- formats ---------------------------------------------------------------------------------------------
 
-# minifloat tag -> numpy / ml_dtypes dtype name. The C library decides which tags exist (a tag it does not know
-# is skipped); ml_dtypes decides which dtypes exist. Note ml_dtypes' float8_e4m3 is minifloat's e4m3ieee, and
-# minifloat's e4m3 is OCP's E4M3 (ml_dtypes' float8_e4m3fn).
-DTYPE_NAMES = {
-    "f64": "float64",
-    "f32": "float32",
-    "f16": "float16",
-    "bf16": "bfloat16",
-    "e4m3": "float8_e4m3fn",
-    "e5m2": "float8_e5m2",
-    "e2m3": "float6_e2m3fn",
-    "e3m2": "float6_e3m2fn",
-    "e2m1": "float4_e2m1fn",
-    "e8m0": "float8_e8m0fnu",
-    "e4m3fnuz": "float8_e4m3fnuz",
-    "e5m2fnuz": "float8_e5m2fnuz",
-    "e4m3b11fnuz": "float8_e4m3b11fnuz",
-    "e4m3ieee": "float8_e4m3",
-    "e3m4": "float8_e3m4",
-}
-
 
 def _dtype_by_name(name: str) -> Optional[np.dtype]:
     if name in ("float64", "float32", "float16"):
@@ -138,8 +117,8 @@ class Format:
         self.info = info
         self.dtype = info.dtype
         self.code_dtype = info.code_dtype
-        # C packs e2m1 two codes per byte (convert.h); numpy arrays hold one code per byte
-        self.packed = name == "e2m1"
+        # C packs a 4-bit format (e2m1) two codes per byte (convert.h); numpy arrays hold one code per byte
+        self.packed = core.mf_storage_bytes(value, 2) == 1
 
     @property
     def array_dtype(self) -> np.dtype:
@@ -207,6 +186,17 @@ def formats() -> list:
             break
         out.append(name.decode())
     return out
+
+
+# minifloat tag -> numpy / ml_dtypes dtype name, for every format of the loaded C library that has one (its row of
+# the C headers' table of formats, through mf_format_dtype); which of those dtypes exist is ml_dtypes' to say
+# (_dtype_by_name). Note ml_dtypes' float8_e4m3 is minifloat's e4m3ieee, and minifloat's e4m3 is OCP's E4M3
+# (ml_dtypes' float8_e4m3fn).
+DTYPE_NAMES = {
+    tag: core.mf_format_dtype(value).decode()
+    for value, tag in enumerate(formats())
+    if core.mf_format_dtype(value) is not None
+}
 
 
 def _format_from_name(name: str) -> Format:

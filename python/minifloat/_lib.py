@@ -298,6 +298,7 @@ _CORE = {
     "mf_storage_bytes": (SZ, [c_int, SZ]),
     "mf_format_describe": (c_int, [c_int, POINTER(mf_format_desc)]),
     "mf_format_name": (c_char_p, [c_int]),
+    "mf_format_dtype": (c_char_p, [c_int]),
     "mf_round_name": (c_char_p, [c_int]),
     "mf_overflow_name": (c_char_p, [c_int]),
     "mf_format_from_name": (c_int, [c_char_p, POINTER(c_int)]),

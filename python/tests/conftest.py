@@ -1,7 +1,13 @@
+import os
+import sys
+
 import pytest
 
 import minifloat as mf
-from minifloat import compat
+
+# the conformance harness is a tool beside the package, not part of it
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import compat  # noqa: E402
 
 
 def pytest_report_header(config):

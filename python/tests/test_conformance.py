@@ -2,7 +2,7 @@
 
 For every system (ml_dtypes, PyTorch, ONNX's reference) and every format it has:
   - casts from f32: minifloat.convert(x, fmt, profile=<system>) against the system's cast, bit for bit, on the
-    inputs of MINIFLOAT_CONFORMANCE's tier (minifloat/compat.py, input_specs):
+    inputs of MINIFLOAT_CONFORMANCE's tier (python/tools/compat.py, input_specs):
       quick (default)  the f32 exponent fields of the format's boundaries (overflow threshold, normal/subnormal
                        edge, underflow) in full, every NaN/inf/zero/subnormal pattern class, a daily 1/4096 shard;
       sample           the boundary fields and their neighbours, every NaN and every f32 subnormal in full, and a
@@ -15,7 +15,7 @@ A system that cannot be imported is skipped with the reason.
 
 import pytest
 
-from minifloat import compat
+import compat  # python/tools/compat.py (conftest.py puts python/tools on the path)
 
 MODE = compat.conformance_mode()
 SYSTEMS = {name: compat.get_system(name) for name in compat.SYSTEMS}

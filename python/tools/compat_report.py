@@ -3,7 +3,7 @@
 
 For each system (ml_dtypes, torch, onnx) and each format it has, this compares the system's cast with
 minifloat.convert(x, fmt, profile="default", round="rn", saturate=<the system's policy>) over every binary32 input
-(or --sample / --quick: the tiers of minifloat/compat.py), over about a million f64 inputs near ties for systems
+(or --sample / --quick: the tiers of compat.py, beside this script), over about a million f64 inputs near ties for systems
 that round f64 through f32 (PyTorch), and the decoding of every code. Each differing input is classified (NaN input
 by sign, +inf, -inf, finite overflow by sign, -0, subnormal input, negative underflow to zero, other finite) with a
 count and one example. The output is one Markdown table per system and kind, for docs/compat.md.
@@ -19,7 +19,7 @@ import sys
 import time
 
 import minifloat as mf
-from minifloat import compat
+import compat  # python/tools/compat.py, beside this script
 
 
 def _hexw(v: int, digits: int) -> str:

@@ -25,7 +25,7 @@ MF_V vm hw_f16_special2(vu u, vu v) { return m_or(v_isnan(u), v_isnan(v)); }
 
 MF_V vu hw__f16_codes(vu u, const mf_round r)
 {
-    if (r == MF_ROUND_NEAREST_EVEN) /* FPCR holds rn wherever backend.h calls these (bk_kernel_csr) */
+    if (r == MF_ROUND_NEAREST_EVEN) /* FPCR holds rn wherever the paths call these (bk_kernel_csr) */
         return vmovl_u16(vreinterpret_u16_f16(vcvt_f16_f32(hw__f(u))));
     return k_round(u, MF_FP16, r, MF_OVERFLOW_IEEE, v_zero(), 0, NULL);
 }

@@ -18,7 +18,7 @@ typedef uint32x4_t vu;
 typedef uint32x4_t vm;
 
 /* ---- the binary32 environment: FPCR ----------------------------------------------------------------
- * src/simd/backend.h writes (fpcr & ~V_CSR_OWN) | V_CSR_BASE | <rounding>. Owned: RMode (22-23), FZ (24),
+ * bk_blocked (src/simd/path_blocked.h) writes (fpcr & ~V_CSR_OWN) | V_CSR_BASE | <rounding>. Owned: RMode (22-23), FZ (24),
  * DN (25: default NaN would replace the payloads that f16 -> f32 and f32 -> f64 keep), AHP (26: the
  * alternative half-precision format), FZ16 (19), the trap enables (8-12, 15) and FEAT_AFP's FIZ, AH and
  * NEP (0-2; RES0 without it, so writing 0 is always allowed). All clear: IEEE behaviour, rn. */

@@ -90,8 +90,6 @@ int mf_cuda_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t 
     return mf__cuda_launch_nvfp4_quantize(axis, x, rows, cols, elems, scales, amax_in, amax_out, o, stream);
 }
 
-static int mf__qg_is_fp8(mf_format f) { return f == MF_FP8_E4M3 || f == MF_FP8_E5M2; }
-
 int mf_cuda_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size_t n, size_t k, float alpha,
                  const void *a, mf_format fmt_a, size_t lda, const void *b, mf_format fmt_b, size_t ldb, float beta,
                  float *c, size_t ldc, void *stream)
@@ -103,7 +101,7 @@ int mf_cuda_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m,
     if ((unsigned)layout > MF_COL_MAJOR || (unsigned)trans_a > MF_TRANS || (unsigned)trans_b > MF_TRANS)
         return MF_E_ARG;
     if (!((fmt_a == MF_FP16 && fmt_b == MF_FP16) || (fmt_a == MF_BF16 && fmt_b == MF_BF16) ||
-          (mf__qg_is_fp8(fmt_a) && mf__qg_is_fp8(fmt_b))))
+          (mf__is_fp8(fmt_a) && mf__is_fp8(fmt_b))))
         return MF_E_FORMAT;
     if ((rc = trans_a == MF_NO_TRANS ? mf__stored_matrix(layout, fmt_a, a, m, k, lda, &rs, &cs, &bytes_a)
                                      : mf__stored_matrix(layout, fmt_a, a, k, m, lda, &rs, &cs, &bytes_a)) != MF_OK ||

@@ -22,32 +22,32 @@ constexpr unsigned kGroup = 16; // elements per thread and step of the generic k
 
 // Add each thread's counts into stats[0..4] (overflow, underflow, subnormal, nan, inexact) with one
 // atomic per block and counter. Every thread of the block must call it.
-__device__ void mf__block_add_counts(mf__cu_counts c, unsigned long long *stats)
+__device__ void mf__block_add_counts(mf_stats c, unsigned long long *stats)
 {
-    __shared__ mf__cu_counts warp_sum[kThreads / 32];
+    __shared__ mf_stats warp_sum[kThreads / 32];
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     for (unsigned off = 16; off; off >>= 1) {
-        c.ovf += __shfl_down_sync(0xFFFFFFFFu, c.ovf, off);
-        c.unf += __shfl_down_sync(0xFFFFFFFFu, c.unf, off);
-        c.sub += __shfl_down_sync(0xFFFFFFFFu, c.sub, off);
+        c.overflow += __shfl_down_sync(0xFFFFFFFFu, c.overflow, off);
+        c.underflow += __shfl_down_sync(0xFFFFFFFFu, c.underflow, off);
+        c.subnormal += __shfl_down_sync(0xFFFFFFFFu, c.subnormal, off);
         c.nan += __shfl_down_sync(0xFFFFFFFFu, c.nan, off);
-        c.inx += __shfl_down_sync(0xFFFFFFFFu, c.inx, off);
+        c.inexact += __shfl_down_sync(0xFFFFFFFFu, c.inexact, off);
     }
     if (lane == 0)
         warp_sum[warp] = c;
     __syncthreads();
     if (warp != 0)
         return;
-    c = lane < blockDim.x / 32 ? warp_sum[lane] : mf__cu_counts{0, 0, 0, 0, 0};
+    c = lane < blockDim.x / 32 ? warp_sum[lane] : mf_stats{0, 0, 0, 0, 0};
     for (unsigned off = 16; off; off >>= 1) {
-        c.ovf += __shfl_down_sync(0xFFFFFFFFu, c.ovf, off);
-        c.unf += __shfl_down_sync(0xFFFFFFFFu, c.unf, off);
-        c.sub += __shfl_down_sync(0xFFFFFFFFu, c.sub, off);
+        c.overflow += __shfl_down_sync(0xFFFFFFFFu, c.overflow, off);
+        c.underflow += __shfl_down_sync(0xFFFFFFFFu, c.underflow, off);
+        c.subnormal += __shfl_down_sync(0xFFFFFFFFu, c.subnormal, off);
         c.nan += __shfl_down_sync(0xFFFFFFFFu, c.nan, off);
-        c.inx += __shfl_down_sync(0xFFFFFFFFu, c.inx, off);
+        c.inexact += __shfl_down_sync(0xFFFFFFFFu, c.inexact, off);
     }
     if (lane == 0) {
-        const unsigned long long v[5] = {c.ovf, c.unf, c.sub, c.nan, c.inx};
+        const unsigned long long v[5] = {c.overflow, c.underflow, c.subnormal, c.nan, c.inexact};
         for (int k = 0; k < 5; k++)
             if (v[k])
                 atomicAdd(stats + k, v[k]);
@@ -59,7 +59,7 @@ template <mf_format D>
 __global__ void __launch_bounds__(kThreads) mf__k_convert(mf__cu_cvt a, size_t first, unsigned long long *stats)
 {
     const size_t groups = (a.n - first + kGroup - 1) / kGroup;
-    mf__cu_counts c = {0, 0, 0, 0, 0};
+    mf_stats c = {0, 0, 0, 0, 0};
     for (size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += (size_t)gridDim.x * blockDim.x) {
         const size_t i0 = first + g * kGroup, i1 = a.n - i0 < kGroup ? a.n : i0 + kGroup;
         if (stats)
@@ -127,21 +127,10 @@ cudaError_t mf__launch_generic(mf_format d, const mf__cu_cvt &a, size_t first, u
                                cudaStream_t st)
 {
     switch (d) {
-    case MF_FP32: mf__launch_generic_d<MF_FP32>(a, first, stats, st); break;
-    case MF_FP16: mf__launch_generic_d<MF_FP16>(a, first, stats, st); break;
-    case MF_BF16: mf__launch_generic_d<MF_BF16>(a, first, stats, st); break;
-    case MF_FP8_E4M3: mf__launch_generic_d<MF_FP8_E4M3>(a, first, stats, st); break;
-    case MF_FP8_E5M2: mf__launch_generic_d<MF_FP8_E5M2>(a, first, stats, st); break;
-    case MF_FP6_E2M3: mf__launch_generic_d<MF_FP6_E2M3>(a, first, stats, st); break;
-    case MF_FP6_E3M2: mf__launch_generic_d<MF_FP6_E3M2>(a, first, stats, st); break;
-    case MF_FP4_E2M1: mf__launch_generic_d<MF_FP4_E2M1>(a, first, stats, st); break;
-    case MF_E8M0: mf__launch_generic_d<MF_E8M0>(a, first, stats, st); break;
-    case MF_FP64: mf__launch_generic_d<MF_FP64>(a, first, stats, st); break;
-    case MF_FP8_E4M3FNUZ: mf__launch_generic_d<MF_FP8_E4M3FNUZ>(a, first, stats, st); break;
-    case MF_FP8_E5M2FNUZ: mf__launch_generic_d<MF_FP8_E5M2FNUZ>(a, first, stats, st); break;
-    case MF_FP8_E4M3B11FNUZ: mf__launch_generic_d<MF_FP8_E4M3B11FNUZ>(a, first, stats, st); break;
-    case MF_FP8_E4M3IEEE: mf__launch_generic_d<MF_FP8_E4M3IEEE>(a, first, stats, st); break;
-    case MF_FP8_E3M4: mf__launch_generic_d<MF_FP8_E3M4>(a, first, stats, st); break;
+#define MF__FORMAT(e, ...) \
+    case e: mf__launch_generic_d<e>(a, first, stats, st); break;
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
     }
     return cudaGetLastError();
 }
@@ -189,12 +178,14 @@ bool mf__try_fast(mf_format d, const mf__cu_cvt &a, bool count, cudaStream_t st,
 }
 
 // Equal formats: mf_convert's copy with memmove semantics. A plain copy where the bytes are the
-// codes; the generic kernel (which copies codes) where FP6's top bits must be cleared, an odd e2m1
-// count keeps the last high nibble, or counts are wanted; overlapping arrays through a scratch copy.
+// codes; the generic kernel (which copies codes) where the bits above a code (FP6's top two) must be
+// cleared, an odd e2m1 count keeps the last high nibble, or counts are wanted; overlapping arrays
+// through a scratch copy.
 cudaError_t mf__copy_same(mf__cu_cvt a, mf_format fmt, unsigned long long *stats, cudaStream_t st)
 {
-    const size_t bytes = fmt == MF_FP4_E2M1 ? a.n / 2 + (a.n & 1) : a.n * mf__cu_elem_bytes(fmt);
-    const bool kernel = fmt == MF_FP6_E2M3 || fmt == MF_FP6_E3M2 || stats;
+    const bool packed = mf__fmt_store_bits(fmt) == 4; // two codes a byte
+    const size_t bytes = packed ? a.n / 2 + (a.n & 1) : a.n * mf__cu_elem_bytes(fmt);
+    const bool kernel = mf__fmt_get(fmt).bits < mf__fmt_store_bits(fmt) || stats;
     const uintptr_t s = (uintptr_t)a.src, t = (uintptr_t)a.dst;
     cudaError_t e;
     if (s == t) // in place: each element is read and written by the same thread
@@ -213,8 +204,8 @@ cudaError_t mf__copy_same(mf__cu_cvt a, mf_format fmt, unsigned long long *stats
     }
     if (kernel)
         return mf__launch_generic(fmt, a, 0, stats, st);
-    e = cudaMemcpyAsync(a.dst, a.src, fmt == MF_FP4_E2M1 ? a.n / 2 : bytes, cudaMemcpyDeviceToDevice, st);
-    if (e == cudaSuccess && fmt == MF_FP4_E2M1 && (a.n & 1))
+    e = cudaMemcpyAsync(a.dst, a.src, packed ? a.n / 2 : bytes, cudaMemcpyDeviceToDevice, st);
+    if (e == cudaSuccess && packed && (a.n & 1))
         e = mf__launch_generic(fmt, a, a.n - 1, nullptr, st); // the last low nibble alone
     return e;
 }

@@ -4,7 +4,7 @@
 // Everything here is __host__ __device__: the kernels in convert.cu and reduce.cu call these functions
 // per element or per group, and tests/cuda/test_cuda_host.cu runs the very same code on the CPU against
 // mf_convert, mf_unscale_check and mf_amax. The rules are those of src/portable/convert_portable.c,
-// src/scale/loss_scale.c and src/scale/fp8_scaling.c; each conversion goes through the public inline
+// src/scale/loss_scale.c and src/scale/fp8_recipes.c; each conversion goes through the public inline
 // functions (mf_from_f32, mf_from_f64, mf_to_f32), so the device fast paths behind them apply.
 #ifndef MF_CUDA_ELEM_CUH
 #define MF_CUDA_ELEM_CUH
@@ -51,42 +51,28 @@ template <typename T> MF_HD inline void mf__cu_st(unsigned char *p, T v, bool al
         p[k] = (unsigned char)(v >> (8 * k));
 }
 
-// Bytes of one element (0 for e2m1, two a byte).
-MF_HD inline unsigned mf__cu_elem_bytes(mf_format f)
-{
-    switch (f) {
-    case MF_FP64: return 8;
-    case MF_FP32: return 4;
-    case MF_FP16:
-    case MF_BF16: return 2;
-    case MF_FP4_E2M1: return 0;
-    default: return 1;
-    }
-}
+// Bytes of one element (0 for a format packed two a byte, as e2m1): the storage column of its row.
+MF_HD inline unsigned mf__cu_elem_bytes(mf_format f) { return (unsigned)mf__fmt_store_bits(f) / 8; }
 
-// Element i of an array of format f as a code (FP6: the low 6 bits; e2m1: its nibble).
+// Element i of an array of format f as a code (a code narrower than its byte: the low bits; e2m1: its nibble).
 MF_HD inline uint64_t mf__cu_load(mf_format f, const unsigned char *p, size_t i, bool aligned)
 {
-    switch (f) {
-    case MF_FP64: return mf__cu_ld<uint64_t>(p + 8 * i, aligned);
-    case MF_FP32: return mf__cu_ld<uint32_t>(p + 4 * i, aligned);
-    case MF_FP16:
-    case MF_BF16: return mf__cu_ld<uint16_t>(p + 2 * i, aligned);
-    case MF_FP6_E2M3:
-    case MF_FP6_E3M2: return p[i] & 0x3Fu;
-    case MF_FP4_E2M1: return (p[i >> 1] >> (4 * (i & 1))) & 0xFu;
-    default: return p[i];
+    switch (mf__fmt_store_bits(f)) {
+    case 64: return mf__cu_ld<uint64_t>(p + 8 * i, aligned);
+    case 32: return mf__cu_ld<uint32_t>(p + 4 * i, aligned);
+    case 16: return mf__cu_ld<uint16_t>(p + 2 * i, aligned) & mf__fmt_code_mask(mf__fmt_get(f));
+    case 4: return (p[i >> 1] >> (4 * (i & 1))) & 0xFu;
+    default: return p[i] & mf__fmt_code_mask(mf__fmt_get(f));
     }
 }
 
-// Store a code as element i of an array of format f other than e2m1 (whose pairs the caller packs).
+// Store a code as element i of an array of format f not packed two a byte (whose pairs the caller packs).
 MF_HD inline void mf__cu_store(mf_format f, unsigned char *p, size_t i, uint64_t code, bool aligned)
 {
-    switch (f) {
-    case MF_FP64: mf__cu_st<uint64_t>(p + 8 * i, code, aligned); break;
-    case MF_FP32: mf__cu_st<uint32_t>(p + 4 * i, (uint32_t)code, aligned); break;
-    case MF_FP16:
-    case MF_BF16: mf__cu_st<uint16_t>(p + 2 * i, (uint16_t)code, aligned); break;
+    switch (mf__fmt_store_bits(f)) {
+    case 64: mf__cu_st<uint64_t>(p + 8 * i, code, aligned); break;
+    case 32: mf__cu_st<uint32_t>(p + 4 * i, (uint32_t)code, aligned); break;
+    case 16: mf__cu_st<uint16_t>(p + 2 * i, (uint16_t)code, aligned); break;
     default: p[i] = (unsigned char)code; break;
     }
 }
@@ -185,24 +171,10 @@ struct mf__cu_cvt {
     bool src_aligned, dst_aligned; // each pointer a multiple of its element size
 };
 
-// The mf_stats counts of a range.
-struct mf__cu_counts {
-    unsigned long long ovf, unf, sub, nan, inx;
-};
-
-MF_HD inline void mf__cu_count(mf__cu_counts *c, unsigned ev)
-{
-    c->ovf += (ev & MF__EV_OVERFLOW) != 0;
-    c->unf += (ev & MF__EV_UNDERFLOW) != 0;
-    c->sub += (ev & MF__EV_SUBNORMAL) != 0;
-    c->nan += (ev & MF__EV_NAN) != 0;
-    c->inx += (ev & MF__EV_INEXACT) != 0;
-}
-
 // Convert elements [i0, i1) of the call into destination format D, adding the events to *c when
 // COUNT. For e2m1 destinations i0 must be even and i1 even or n: each byte is written by one range.
 template <mf_format D, bool COUNT>
-MF_HD inline void mf__cu_convert_range(const mf__cu_cvt &a, size_t i0, size_t i1, mf__cu_counts *c)
+MF_HD inline void mf__cu_convert_range(const mf__cu_cvt &a, size_t i0, size_t i1, mf_stats *c)
 {
     mf__cu_sr sr = mf__cu_sr_init(a.seed, D);
     unsigned lo = 0;
@@ -211,7 +183,7 @@ MF_HD inline void mf__cu_convert_range(const mf__cu_cvt &a, size_t i0, size_t i1
         const uint32_t rbits = a.round == MF_ROUND_STOCHASTIC ? mf__cu_sr_rbits(&sr, a.sr_offset + i) : 0u;
         unsigned ev = 0;
         const uint64_t out = mf__cu_convert_elem<COUNT>(D, a.src_fmt, code, a.round, a.overflow, rbits, &ev);
-        if (D == MF_FP4_E2M1) {
+        if (mf__fmt_store_bits(D) == 4) { // two codes a byte
             unsigned char *b = a.dst + (i >> 1);
             if (i & 1)
                 *b = (unsigned char)(lo | (unsigned)out << 4);
@@ -223,7 +195,7 @@ MF_HD inline void mf__cu_convert_range(const mf__cu_cvt &a, size_t i0, size_t i1
             mf__cu_store(D, a.dst, i, out, a.dst_aligned);
         }
         if (COUNT)
-            mf__cu_count(c, ev);
+            mf__stats_add(c, ev);
     }
 }
 

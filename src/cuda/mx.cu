@@ -34,9 +34,9 @@ int mf__mx_err(cudaError_t e)
 unsigned mf__mx_blocks(size_t work) { return mf__cuda_blocks(work, kThreads); }
 
 // The warp's counters summed into dst[0..4] (mf_stats' order); every lane of the warp must call it.
-__device__ void mf__flush(const mf__cu_counts &s, unsigned long long *dst)
+__device__ void mf__flush(const mf_stats &s, unsigned long long *dst)
 {
-    unsigned long long v[5] = {s.ovf, s.unf, s.sub, s.nan, s.inx};
+    unsigned long long v[5] = {s.overflow, s.underflow, s.subnormal, s.nan, s.inexact};
     for (int f = 0; f < 5; f++) {
         for (int o = 16; o > 0; o >>= 1)
             v[f] += __shfl_down_sync(0xFFFFFFFFu, v[f], o);
@@ -85,7 +85,7 @@ struct MxArgs {
 };
 
 // Group g's codes (scales k8[j] per element) into elems; events counted into s.
-__device__ void mf__mx_put(const MxArgs &a, size_t g, const float *v, const unsigned *k8, mf__cu_counts &s)
+__device__ void mf__mx_put(const MxArgs &a, size_t g, const float *v, const unsigned *k8, mf_stats &s)
 {
     uint8_t buf[8];
     const int nb = mf__mx_group(a.t, g, v, k8, a.e2m1, a.fp6p, buf, a.stats ? &s : nullptr);
@@ -96,7 +96,7 @@ __device__ void mf__mx_put(const MxArgs &a, size_t g, const float *v, const unsi
 // so every lane reaches the shuffles; lanes past the end compute on zeros and store nothing.
 __global__ void __launch_bounds__(kThreads) mf__mx_rowwise_k(MxArgs a)
 {
-    mf__cu_counts s = {0, 0, 0, 0, 0};
+    mf_stats s = {0, 0, 0, 0, 0};
     for (size_t base = (size_t)blockIdx.x * blockDim.x; base < a.groups; base += (size_t)gridDim.x * blockDim.x) {
         const size_t g = base + threadIdx.x;
         const bool act = g < a.groups;
@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(kThreads)
 // scales[(r / 32) * cols + c].
 __global__ void __launch_bounds__(kThreads) mf__mx_colelem_k(MxArgs a)
 {
-    mf__cu_counts s = {0, 0, 0, 0, 0};
+    mf_stats s = {0, 0, 0, 0, 0};
     for (size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x; g < a.groups; g += (size_t)gridDim.x * blockDim.x) {
         float v[8];
         unsigned k8[8];
@@ -193,7 +193,7 @@ __device__ mf__nv_ctx mf__nv_ctx_of(const NvArgs &a)
 
 // Group g's codes (block inverse inv[j] per element) into elems (4 bytes).
 __device__ void mf__nv_put(const NvArgs &a, const mf__nv_ctx &t, size_t g, const float *v, const float *inv,
-                           mf__cu_counts &s)
+                           mf_stats &s)
 {
     uint8_t buf[8];
     mf__nv_group(t, g, v, inv, buf, a.stats ? &s : nullptr);
@@ -203,7 +203,7 @@ __device__ void mf__nv_put(const NvArgs &a, const mf__nv_ctx &t, size_t g, const
 __global__ void __launch_bounds__(kThreads) mf__nv_rowwise_k(NvArgs a)
 {
     const mf__nv_ctx t = mf__nv_ctx_of(a);
-    mf__cu_counts s = {0, 0, 0, 0, 0};
+    mf_stats s = {0, 0, 0, 0, 0};
     for (size_t base = (size_t)blockIdx.x * blockDim.x; base < a.groups; base += (size_t)gridDim.x * blockDim.x) {
         const size_t g = base + threadIdx.x;
         const bool act = g < a.groups;
@@ -245,7 +245,7 @@ __global__ void __launch_bounds__(kThreads) mf__nv_colelem_k(NvArgs a)
 {
     __shared__ float inv_of[128];
     const mf__nv_ctx t = mf__nv_ctx_of(a);
-    mf__cu_counts s = {0, 0, 0, 0, 0};
+    mf_stats s = {0, 0, 0, 0, 0};
     for (unsigned q = threadIdx.x; q < 128; q += blockDim.x)
         inv_of[q] = mf__nv_inv(t, q);
     __syncthreads();

@@ -130,7 +130,7 @@ MF_HD inline int mf__pack8(const uint32_t *c, int e2m1, int fp6_packed, uint8_t 
 // storage bytes returned (mf__pack8), events added to *s where s is not NULL. The kernels' and the host
 // test's one body.
 MF_HD inline int mf__mx_group(const mf__mx_ctx &t, uint64_t g, const float *v, const unsigned *k8, int e2m1,
-                              int fp6_packed, uint8_t *buf, mf__cu_counts *s)
+                              int fp6_packed, uint8_t *buf, mf_stats *s)
 {
     uint32_t rb[8] = {0, 0, 0, 0, 0, 0, 0, 0}, c[8];
     if (t.sr)
@@ -139,7 +139,7 @@ MF_HD inline int mf__mx_group(const mf__mx_ctx &t, uint64_t g, const float *v, c
         unsigned ev = 0;
         c[j] = mf__mx_elem(t, v[j], k8[j], rb[j], &ev);
         if (s)
-            mf__cu_count(s, ev);
+            mf__stats_add(s, ev);
     }
     return mf__pack8(c, e2m1, fp6_packed, buf);
 }
@@ -187,7 +187,7 @@ MF_HD inline uint32_t mf__nv_elem(const mf__nv_ctx &t, float x, float inv, uint3
 
 // Group g of an NVFP4 call (block inverses inv[j]): 4 bytes of e2m1 pairs in buf, as mf__mx_group.
 MF_HD inline void mf__nv_group(const mf__nv_ctx &t, uint64_t g, const float *v, const float *inv, uint8_t *buf,
-                               mf__cu_counts *s)
+                               mf_stats *s)
 {
     uint32_t rb[8] = {0, 0, 0, 0, 0, 0, 0, 0}, c[8];
     if (t.sr)
@@ -196,7 +196,7 @@ MF_HD inline void mf__nv_group(const mf__nv_ctx &t, uint64_t g, const float *v, 
         unsigned ev = 0;
         c[j] = mf__nv_elem(t, v[j], inv[j], rb[j], &ev);
         if (s)
-            mf__cu_count(s, ev);
+            mf__stats_add(s, ev);
     }
     (void)mf__pack8(c, 1, 0, buf);
 }

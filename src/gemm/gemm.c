@@ -69,7 +69,7 @@ static int elem_format_ok(mf_format f)
 
 static const mf_gemm_opts gemm_defaults; /* zero: FP32 accumulation, no scales, rn, IEEE */
 
-static int is_fp8(mf_format f) { return f == MF_FP8_E4M3 || f == MF_FP8_E5M2; }
+#define is_fp8 mf__is_fp8 /* minifloat/detail/format.h */
 
 /* An operand's scales: data and step for the epilogue's kinds (TENSOR, VECTOR: len of them), or *bsp = bs
  * filled for a block kind on the stored array seen as rows x cols with leading dimension ld. The bytes the

@@ -261,10 +261,8 @@ int mf__gemm_run_fp32(const gemm *g, mf_stats *st)
     }
     nt = mf__team_run(nt, team_member, &tm);
     if (st)
-        for (size_t t = 0; t < nt; t++) {
-            st->overflow += jobs[t].st.overflow, st->underflow += jobs[t].st.underflow;
-            st->subnormal += jobs[t].st.subnormal, st->nan += jobs[t].st.nan, st->inexact += jobs[t].st.inexact;
-        }
+        for (size_t t = 0; t < nt; t++)
+            mf__stats_sum(st, &jobs[t].st);
     scratch_put(mem);
     return rc;
 }

@@ -43,7 +43,7 @@ static const struct {
     {MF_ACCUM_B200, TCK_F6F4, 32, 2, 23, NO_CLAMP},
 };
 
-static int is_fp8(mf_format f) { return f == MF_FP8_E4M3 || f == MF_FP8_E5M2; }
+#define is_fp8 mf__is_fp8 /* minifloat/detail/format.h */
 static int is_f6f4(mf_format f) { return f == MF_FP6_E2M3 || f == MF_FP6_E3M2 || f == MF_FP4_E2M1; }
 
 int mf__tc_params(mf_accum gpu, mf_format fa, mf_format fb, mf__tc *p)

@@ -353,11 +353,8 @@ int mf__tc_run(const mf__tc_call *cl)
         mf__team_run(nt, tc_member, &rs);
     }
     if (cl->st)
-        for (size_t t = 0; t < nt; t++) {
-            cl->st->overflow += wk[t].st.overflow, cl->st->underflow += wk[t].st.underflow;
-            cl->st->subnormal += wk[t].st.subnormal, cl->st->nan += wk[t].st.nan;
-            cl->st->inexact += wk[t].st.inexact;
-        }
+        for (size_t t = 0; t < nt; t++)
+            mf__stats_sum(cl->st, &wk[t].st);
     free(mem);
     return rc;
 }

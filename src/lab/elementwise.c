@@ -34,18 +34,21 @@ static const mf_opts ew_defaults = {MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, 
 
 /* ---- arrays ------------------------------------------------------------------------------------------ */
 
-/* Storage width of one element in bits (e2m1: two per byte). */
-static unsigned elem_bits(mf_format f) { return f == MF_FP4_E2M1 ? 4u : 8u * (unsigned)mf_storage_bytes(f, 1); }
+/* Storage width of one element in bits (4: two per byte, as e2m1). */
+static unsigned elem_bits(mf_format f) { return (unsigned)mf__fmt_store_bits(f); }
 
-/* Byte offset of element a (a even for e2m1). */
-static size_t byte_offset(mf_format f, size_t a) { return f == MF_FP4_E2M1 ? a / 2 : a * mf_storage_bytes(f, 1); }
+/* Is f packed two elements a byte? */
+static int packed(mf_format f) { return mf__fmt_store_bits(f) == 4; }
+
+/* Byte offset of element a (a even for packed formats). */
+static size_t byte_offset(mf_format f, size_t a) { return packed(f) ? a / 2 : a * mf_storage_bytes(f, 1); }
 
 /* Elements [a, a + m) of an array of format f, as binary32 (m <= EW_BLOCK). */
 static void load_f32(float *out, mf_format f, const void *p, size_t a, size_t m)
 {
     if (f == MF_FP32) {
         memcpy(out, (const float *)p + a, m * sizeof(float));
-    } else if (f == MF_FP4_E2M1 && (a & 1)) { /* starts in a high nibble: decode from the byte's start */
+    } else if (packed(f) && (a & 1)) { /* starts in a high nibble: decode from the byte's start */
         float t[EW_BLOCK + 1];
         (void)mf_convert(MF_FP32, t, f, (const uint8_t *)p + a / 2, m + 1, NULL);
         memcpy(out, t + 1, m * sizeof(float));
@@ -64,7 +67,7 @@ static void store_rounded(mf_format f, void *p, size_t a, const float *in, size_
     po.sr_offset = o->sr_offset + a;
     po.stats = o->stats ? &st : NULL;
     po.threads = 0;
-    if (f == MF_FP4_E2M1 && (a & 1)) { /* starts in a high nibble: round into a buffer, move the nibbles */
+    if (packed(f) && (a & 1)) { /* starts in a high nibble: round into a buffer, move the nibbles */
         uint8_t t[EW_BLOCK / 2 + 1], *d = (uint8_t *)p;
         size_t j;
         (void)mf_convert(f, t, MF_FP32, in, m, &po);
@@ -76,13 +79,8 @@ static void store_rounded(mf_format f, void *p, size_t a, const float *in, size_
     } else {
         (void)mf_convert(f, (uint8_t *)p + byte_offset(f, a), MF_FP32, in, m, &po);
     }
-    if (o->stats) {
-        acc->overflow += st.overflow;
-        acc->underflow += st.underflow;
-        acc->subnormal += st.subnormal;
-        acc->nan += st.nan;
-        acc->inexact += st.inexact;
-    }
+    if (o->stats)
+        mf__stats_sum(acc, &st);
 }
 
 /* Arguments shared by both entry points (after the enum and option checks). */

@@ -27,7 +27,7 @@ MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const voi
     const int decode = dfmt == MF_FP64 || (dfmt == MF_FP32 && sfmt != MF_FP64);
     const mf_round r = o->round;
     const mf_overflow ov = o->overflow;
-    uint64_t c_ovf = 0, c_unf = 0, c_sub = 0, c_nan = 0, c_inx = 0;
+    mf_stats c = {0, 0, 0, 0, 0};
     mf_philox4x32 blk = {{0, 0, 0, 0}};
     const unsigned sr_w = mf_sr_width(dfmt), sr_sh = mf__sr_shift(sr_w); /* 2^sh elements a word */
     size_t i;
@@ -60,19 +60,10 @@ MF_INLINE void convert_loop(mf_format dfmt, void *dst, mf_format sfmt, const voi
             out = mf__round_pack(df, mf__unpack(sf, code), r, ov, rbits, &ev);
         }
         elem_store(dfmt, dst, i, out);
-        c_ovf += (ev & MF__EV_OVERFLOW) != 0;
-        c_unf += (ev & MF__EV_UNDERFLOW) != 0;
-        c_sub += (ev & MF__EV_SUBNORMAL) != 0;
-        c_nan += (ev & MF__EV_NAN) != 0;
-        c_inx += (ev & MF__EV_INEXACT) != 0;
+        mf__stats_add(&c, ev);
     }
-    if (st) {
-        st->overflow = c_ovf;
-        st->underflow = c_unf;
-        st->subnormal = c_sub;
-        st->nan = c_nan;
-        st->inexact = c_inx;
-    }
+    if (st)
+        *st = c;
 }
 
 /* Equal formats: a copy with memmove semantics; counting reads the source first. */
@@ -88,7 +79,7 @@ static void copy_same(mf_format fmt, void *dst, const void *src, size_t n, mf_st
             st->subnormal += is_subnormal(f, code);
         }
     }
-    if (fmt == MF_FP4_E2M1) {
+    if (mf__fmt_store_bits(fmt) == 4) {
         if (n & 1) { /* keep the high nibble of the last byte */
             uint8_t last = (uint8_t)elem_load(fmt, src, n - 1);
             memmove(dst, src, n / 2);
@@ -99,20 +90,25 @@ static void copy_same(mf_format fmt, void *dst, const void *src, size_t n, mf_st
     } else {
         memmove(dst, src, mf_storage_bytes(fmt, n));
     }
-    if (fmt == MF_FP6_E2M3 || fmt == MF_FP6_E3M2) { /* the top two bits are written as zero */
+    if (mf__fmt_get(fmt).bits < mf__fmt_store_bits(fmt)) { /* the bits above each code are written as zero */
         size_t i;
         for (i = 0; i < n; i++)
-            ((uint8_t *)dst)[i] &= 0x3Fu;
+            elem_store(fmt, dst, i, elem_load(fmt, dst, i));
     }
 }
 
-#define PAIR(S, D) \
-    case (S) * MF_FORMAT_COUNT + (D): convert_loop(D, dst, S, src, n, o, st); return;
-#define ROW(S)                                                                                      \
-    PAIR(S, MF_FP32) PAIR(S, MF_FP16) PAIR(S, MF_BF16) PAIR(S, MF_FP8_E4M3) PAIR(S, MF_FP8_E5M2)      \
-    PAIR(S, MF_FP6_E2M3) PAIR(S, MF_FP6_E3M2) PAIR(S, MF_FP4_E2M1) PAIR(S, MF_E8M0) PAIR(S, MF_FP64)      \
-    PAIR(S, MF_FP8_E4M3FNUZ) PAIR(S, MF_FP8_E5M2FNUZ) PAIR(S, MF_FP8_E4M3B11FNUZ) PAIR(S, MF_FP8_E4M3IEEE) \
-    PAIR(S, MF_FP8_E3M4)
+/* Every destination from source s, a constant where it is inlined: with convert_portable's switch on the
+ * source, a loop compiled for each (source, destination) pair of formats.inc, the formats folded in. */
+MF_FORCE_INLINE void convert_from(mf_format s, mf_format dfmt, void *dst, const void *src, size_t n,
+                                  const mf_opts *o, mf_stats *st)
+{
+    switch (dfmt) {
+#define MF__FORMAT(e, ...) \
+    case e: convert_loop(e, dst, s, src, n, o, st); return;
+#include "minifloat/formats.inc"
+#undef MF__FORMAT
+    }
+}
 
 static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const void *src, size_t n,
                              const mf_opts *o, mf_stats *st)
@@ -121,11 +117,11 @@ static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const vo
         copy_same(dfmt, dst, src, n, st);
         return;
     }
-    switch ((int)sfmt * MF_FORMAT_COUNT + (int)dfmt) {
-        ROW(MF_FP32) ROW(MF_FP16) ROW(MF_BF16) ROW(MF_FP8_E4M3) ROW(MF_FP8_E5M2)
-        ROW(MF_FP6_E2M3) ROW(MF_FP6_E3M2) ROW(MF_FP4_E2M1) ROW(MF_E8M0) ROW(MF_FP64)
-        ROW(MF_FP8_E4M3FNUZ) ROW(MF_FP8_E5M2FNUZ) ROW(MF_FP8_E4M3B11FNUZ) ROW(MF_FP8_E4M3IEEE) ROW(MF_FP8_E3M4)
-    default: break;
+    switch (sfmt) {
+#define MF__FORMAT(e, ...) \
+    case e: convert_from(e, dfmt, dst, src, n, o, st); return;
+#include "minifloat/formats.inc"
+#undef MF__FORMAT
     }
 }
 

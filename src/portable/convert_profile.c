@@ -42,11 +42,7 @@ void mf__convert_profile(mf_format d, void *dst, mf_format s, const void *src, s
             out = mf__profile_round(p, d, u, src64, o->round, o->overflow, 0, &ev);
         }
         elem_store(d, dst, i, out);
-        c.overflow += (ev & MF__EV_OVERFLOW) != 0;
-        c.underflow += (ev & MF__EV_UNDERFLOW) != 0;
-        c.subnormal += (ev & MF__EV_SUBNORMAL) != 0;
-        c.nan += (ev & MF__EV_NAN) != 0;
-        c.inexact += (ev & MF__EV_INEXACT) != 0;
+        mf__stats_add(&c, ev);
     }
     if (st)
         *st = c;

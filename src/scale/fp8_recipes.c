@@ -36,8 +36,6 @@
 
 /* ---- small helpers ------------------------------------------------------------------------------ */
 
-static int is_fp8(mf_format f) { return f == MF_FP8_E4M3 || f == MF_FP8_E5M2; }
-
 static int is_wide(mf_format f) { return f == MF_FP32 || f == MF_FP16 || f == MF_BF16; }
 
 static size_t elem_bytes(mf_format f) { return (size_t)(mf__fmt_get(f).bits + 7) / 8; }
@@ -156,7 +154,7 @@ int mf_fp8_max(mf_format fp8_fmt, float *max)
 {
     if (!max)
         return MF_E_NULL;
-    if (!is_fp8(fp8_fmt))
+    if (!mf__is_fp8(fp8_fmt))
         return MF_E_FORMAT;
     *max = float_of(max_bits(fp8_fmt));
     return MF_OK;
@@ -167,7 +165,7 @@ int mf_fp8_current_scale(mf_format fp8_fmt, float amax, int pow2, float epsilon,
     uint32_t s;
     if (!scale)
         return MF_E_NULL;
-    if (!is_fp8(fp8_fmt))
+    if (!mf__is_fp8(fp8_fmt))
         return MF_E_FORMAT;
     if (!epsilon_ok(bits_of(epsilon)))
         return MF_E_ARG;
@@ -252,7 +250,7 @@ static void dequantize_slice(mf_format dst, unsigned char *y, const uint32_t *de
 static int check_quantize(mf_format dst_fmt, const void *dst, mf_format src_fmt, const void *src, size_t n)
 {
     size_t db, sb;
-    if (!is_fp8(dst_fmt) || !is_wide(src_fmt))
+    if (!mf__is_fp8(dst_fmt) || !is_wide(src_fmt))
         return MF_E_FORMAT;
     if (n == 0)
         return MF_OK;
@@ -305,7 +303,7 @@ int mf_fp8_dequantize(mf_format dst_fmt, void *dst, mf_format src_fmt, const voi
 {
     uint32_t dec[256];
     size_t db, sb;
-    if (!is_wide(dst_fmt) || !is_fp8(src_fmt))
+    if (!is_wide(dst_fmt) || !mf__is_fp8(src_fmt))
         return MF_E_FORMAT;
     if (!positive_finite(bits_of(scale_inv)))
         return MF_E_ARG;
@@ -393,7 +391,7 @@ int mf_fp8_delayed_init(mf_fp8_delayed *st, const mf_fp8_delayed_cfg *cfg)
     uint32_t s;
     if (!st || !cfg)
         return MF_E_NULL;
-    if (!is_fp8(cfg->fmt))
+    if (!mf__is_fp8(cfg->fmt))
         return MF_E_FORMAT;
     if (cfg->history_len < 1 || cfg->history_len > MF_FP8_HISTORY_MAX || (unsigned)cfg->algo > MF_AMAX_ALGO_MOST_RECENT ||
         cfg->margin < -126 || cfg->margin > 126 || (cfg->roll_on_zero_amax != 0 && cfg->roll_on_zero_amax != 1) ||
@@ -586,7 +584,7 @@ int mf_fp8_block_quantize(mf_format dst_fmt, void *dst, float *scale_inv, mf_for
     uint32_t maxq, vfi, eps, m;
     float *srow;
     int rc;
-    if (!is_fp8(dst_fmt) || !is_wide(src_fmt))
+    if (!mf__is_fp8(dst_fmt) || !is_wide(src_fmt))
         return MF_E_FORMAT;
     w = elem_bytes(src_fmt);
     rc = check_block(dst, 1, src, w, scale_inv, rows, cols, kind);
@@ -639,7 +637,7 @@ int mf_fp8_block_dequantize(mf_format dst_fmt, void *dst, mf_format src_fmt, con
     size_t bh = 1, bw = 1, w, nbc, bc, r, c0, c1;
     const float *srow;
     int rc;
-    if (!is_wide(dst_fmt) || !is_fp8(src_fmt))
+    if (!is_wide(dst_fmt) || !mf__is_fp8(src_fmt))
         return MF_E_FORMAT;
     w = elem_bytes(dst_fmt);
     rc = check_block(dst, w, src, 1, scale_inv, rows, cols, kind);

@@ -141,19 +141,8 @@ static uint8_t int8_code(uint32_t b, int k, mf_round rmode, uint32_t rbits, mf_s
 {
     unsigned ev = 0;
     const uint32_t code = mf__mx_int8_code(b, k, rmode == MF_ROUND_STOCHASTIC, rbits, &ev);
-    st->overflow += (ev & MF__EV_OVERFLOW) != 0;
-    st->underflow += (ev & MF__EV_UNDERFLOW) != 0;
-    st->inexact += (ev & MF__EV_INEXACT) != 0;
+    mf__stats_add(st, ev);
     return (uint8_t)code;
-}
-
-static void add_stats(mf_stats *to, const mf_stats *from)
-{
-    to->overflow += from->overflow;
-    to->underflow += from->underflow;
-    to->subnormal += from->subnormal;
-    to->nan += from->nan;
-    to->inexact += from->inexact;
 }
 
 int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsigned flags, const float *x,
@@ -250,7 +239,7 @@ int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
             } else
                 (void)mf_convert(t->fmt, out + i0, MF_FP32, v, m, &co);
             if (o->stats)
-                add_stats(&total, &st);
+                mf__stats_sum(&total, &st);
         }
     }
     if (o->stats)

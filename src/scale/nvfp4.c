@@ -174,13 +174,8 @@ int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols,
         co.sr_offset = o->sr_offset + (uint64_t)i0;
         co.stats = o->stats ? &st : NULL;
         (void)mf_convert(MF_FP4_E2M1, elems + i0 / 2, MF_FP32, v, m, &co);
-        if (o->stats) {
-            total.overflow += st.overflow;
-            total.underflow += st.underflow;
-            total.subnormal += st.subnormal;
-            total.nan += st.nan;
-            total.inexact += st.inexact;
-        }
+        if (o->stats)
+            mf__stats_sum(&total, &st);
     }
     if (amax_out)
         *amax_out = amax;

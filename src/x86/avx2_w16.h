@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* src/x86/avx2_w16.h - f16 or bf16 -> fp8, fp6 and fp4 in 16-bit lanes, for the AVX2 backend (backend.h:
- * BK_HW_W16, bk_w16).
+/* src/x86/avx2_w16.h - f16 or bf16 -> fp8, fp6 and fp4 in 16-bit lanes, for the AVX2 backend
+ * (src/simd/backend_paths.h: BK_HW_W16; src/simd/path_w16.h: bk_w16_run).
  *
  * Every mode but sr, both policies, no statistics; e8m0 targets, bf16 -> f16 and sr keep widening to
  * binary32 (hw_w16_ok refuses them). 16 codes a vector, integer operations only, so no MXCSR.

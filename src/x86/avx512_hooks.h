@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* src/x86/avx512_hooks.h - the hardware hooks shared by the AVX-512 backends (see backend.h). */
+/* src/x86/avx512_hooks.h - the hardware hooks shared by the AVX-512 backends (see
+ * src/simd/backend_paths.h). */
 #ifndef MF_X86_AVX512_HOOKS_H
 #define MF_X86_AVX512_HOOKS_H
 
@@ -64,7 +65,7 @@ MF_V vu hw_f16_to_f32(const uint16_t *p)
     return _mm512_castps_si512(_mm512_cvt_roundph_ps(_mm256_loadu_si256((const __m256i *)p), _MM_FROUND_NO_EXC));
 }
 
-/* f32 -> f16 rn/rz, f32 -> bf16 rn and f16 -> f32 above do not depend on MXCSR (backend.h) */
+/* f32 -> f16 rn/rz, f32 -> bf16 rn and f16 -> f32 above do not depend on MXCSR (bk_direct) */
 #define BK_HW_NOCSR 1
 
 /* Eight doubles -> eight binary32 bits under the MXCSR rounding (the backend sets it). */
@@ -114,7 +115,7 @@ MF_V vu hw_f64_to_f32(const double *p, mf_round r)
     return v_blend(v_gt_u(v_and(u, v_set1(0x7FFFFFFFu)), v_set1(0x7F800000u)), u, v_set1(0x7FFFFFFFu));
 }
 
-/* sr from f64, with MXCSR = rz (backend.h, bk_f64_sr): eight doubles x and their w-bit random slices at
+/* sr from f64, with MXCSR = rz (src/simd/path_blocked.h, bk_f64_sr): eight doubles x and their w-bit random slices at
  * rp give rz(|x| + r * 2^(q - w)) with x's sign, as binary32 bits; q is the exponent of the target's
  * last place at |x| (|x|'s exponent field, at least e_lo, minus man), and where that sum reaches top
  * (the grid point above the target's max) the result is +-inf. r * 2^(q - w) is exact and the FMA

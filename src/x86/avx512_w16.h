@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* src/x86/avx512_w16.h - f16 or bf16 -> fp8, fp6, fp4 or e8m0, and bf16 -> f16, in 16-bit lanes
- * (AVX512BW), for the AVX-512 backends (backend.h: BK_HW_W16, bk_w16).
+ * (AVX512BW), for the AVX-512 backends (src/simd/backend_paths.h: BK_HW_W16;
+ * src/simd/path_w16.h: bk_w16_run).
  *
  * Every mode, both policies, no statistics (sr: into the formats that take 8 random bits, not f16). The
  * source is not widened: 32 codes a vector, integer operations only, so no MXCSR either. Widening to

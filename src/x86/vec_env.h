@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* src/x86/vec_env.h - the binary32 environment for the x86 vocabularies (vec_avx2.h, vec_avx512.h):
- * MXCSR, and the prefetch and store fence that src/simd/backend.h names.
+ * MXCSR, and the prefetch and store fence that the paths (src/simd/path_*.h) use.
  *
- * backend.h writes (csr & ~V_CSR_OWN) | V_CSR_BASE | <rounding>: no DAZ, no FTZ, every exception masked,
+ * bk_blocked (src/simd/path_blocked.h) writes (csr & ~V_CSR_OWN) | V_CSR_BASE | <rounding>: no DAZ, no FTZ, every exception masked,
  * the rounding control as named; the sticky flags (bits 0..5) are the caller's and are left alone. */
 #ifndef MF_X86_VEC_ENV_H
 #define MF_X86_VEC_ENV_H

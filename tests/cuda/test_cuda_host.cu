@@ -58,13 +58,13 @@ uint64_t rnd64()
 size_t storage(mf_format f, size_t n) { return mf_storage_bytes(f, n); }
 
 // The kernel's walk: groups of 16 from `first` (as mf__k_convert), converted by the element code.
-template <mf_format D, bool COUNT> void run_range_d(const mf__cu_cvt &a, mf__cu_counts *c)
+template <mf_format D, bool COUNT> void run_range_d(const mf__cu_cvt &a, mf_stats *c)
 {
     for (size_t i0 = 0; i0 < a.n; i0 += 16)
         mf__cu_convert_range<D, COUNT>(a, i0, a.n - i0 < 16 ? a.n : i0 + 16, c);
 }
 
-template <bool COUNT> void run_range(mf_format d, const mf__cu_cvt &a, mf__cu_counts *c)
+template <bool COUNT> void run_range(mf_format d, const mf__cu_cvt &a, mf_stats *c)
 {
     switch (d) {
     case MF_FP32: run_range_d<MF_FP32, COUNT>(a, c); break;
@@ -211,7 +211,7 @@ void check_convert(mf_format d, mf_format s, const std::vector<unsigned char> &s
     const unsigned sb = mf__cu_elem_bytes(s), dbytes = mf__cu_elem_bytes(d);
     a.src_aligned = sb <= 1 || (uintptr_t)a.src % sb == 0;
     a.dst_aligned = dbytes <= 1 || (uintptr_t)a.dst % dbytes == 0;
-    mf__cu_counts c = {0, 0, 0, 0, 0};
+    mf_stats c = {0, 0, 0, 0, 0};
     run_range<true>(d, a, &c);
     a.dst = got_nc.data() + mis;
     run_range<false>(d, a, &c); // counts ignored: only the bytes
@@ -224,10 +224,12 @@ void check_convert(mf_format d, mf_format s, const std::vector<unsigned char> &s
           mf_format_name(d), mf_format_name(s), mf_round_name(o.round), mf_overflow_name(o.overflow),
           (unsigned long long)o.seed, (unsigned long long)o.sr_offset, mis, bad, bad < db ? ref[bad] : 0,
           bad < db ? got[bad] : 0, bad < db ? got_nc[bad] : 0);
-    CHECK(c.ovf == st.overflow && c.unf == st.underflow && c.sub == st.subnormal && c.nan == st.nan &&
-              c.inx == st.inexact,
+    CHECK(c.overflow == st.overflow && c.underflow == st.underflow && c.subnormal == st.subnormal && c.nan == st.nan &&
+              c.inexact == st.inexact,
           "%s <- %s %s %s: counts %llu %llu %llu %llu %llu, host %llu %llu %llu %llu %llu", mf_format_name(d),
-          mf_format_name(s), mf_round_name(o.round), mf_overflow_name(o.overflow), c.ovf, c.unf, c.sub, c.nan, c.inx,
+          mf_format_name(s), mf_round_name(o.round), mf_overflow_name(o.overflow), (unsigned long long)c.overflow,
+          (unsigned long long)c.underflow, (unsigned long long)c.subnormal, (unsigned long long)c.nan,
+          (unsigned long long)c.inexact,
           (unsigned long long)st.overflow, (unsigned long long)st.underflow, (unsigned long long)st.subnormal,
           (unsigned long long)st.nan, (unsigned long long)st.inexact);
 }

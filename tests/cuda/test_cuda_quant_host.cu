@@ -46,10 +46,7 @@ static uint32_t rnd()
 
 // ---- emulations of the kernels ------------------------------------------------------------------------
 
-static void put_stats(mf_stats *st, const mf__cu_counts &s)
-{
-    st->overflow = s.ovf, st->underflow = s.unf, st->subnormal = s.sub, st->nan = s.nan, st->inexact = s.inx;
-}
+static void put_stats(mf_stats *st, const mf_stats &s) { *st = s; }
 
 static void emu_mx(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsigned flags, const float *x, size_t rows,
                    size_t cols, uint8_t *elems, uint8_t *scales, const mf_opts *o)
@@ -57,7 +54,7 @@ static void emu_mx(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
     const mf__mx_ctx t = mf__mx_ctx_make(type, rule, o);
     const size_t groups = rows * cols / 8;
     const int e2m1 = type == MF_MXFP4_E2M1, fp6p = (flags & MF_MX_FP6_PACKED) != 0;
-    mf__cu_counts s = {0, 0, 0, 0, 0};
+    mf_stats s = {0, 0, 0, 0, 0};
     uint8_t buf[8];
     if (axis == MF_MX_ROWWISE) { // mf__mx_rowwise_k: 4 groups a block, their maxima combined
         for (size_t g = 0; g < groups; g++) {
@@ -106,7 +103,7 @@ static void emu_nv(mf_mx_axis axis, const float *x, size_t rows, size_t cols, ui
     const size_t n = rows * cols, groups = n / 8;
     uint32_t acc = 0;
     float amax;
-    mf__cu_counts s = {0, 0, 0, 0, 0};
+    mf_stats s = {0, 0, 0, 0, 0};
     if (amax_in)
         amax = *amax_in;
     else { // mf__nv_amax_k

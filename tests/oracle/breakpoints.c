@@ -28,6 +28,8 @@ const mfo_fmt *mfo_format(const char *tag)
     return NULL;
 }
 
+const mfo_fmt *mfo_format_at(size_t i) { return i < sizeof formats / sizeof formats[0] ? &formats[i] : NULL; }
+
 static uint32_t mag_mask(const mfo_fmt *f)
 {
     return f->kind == MFO_KIND_E8M0 ? 0xFFu : (1u << (f->bits - 1)) - 1u;

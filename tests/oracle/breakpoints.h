@@ -40,8 +40,9 @@ typedef struct mfo_fmt {
     int kind; /* MFO_KIND_* */
 } mfo_fmt;
 
-/* The format with this tag, or NULL. */
+/* The format with this tag, or NULL; the i-th format of the table, or NULL past its end. */
 const mfo_fmt *mfo_format(const char *tag);
+const mfo_fmt *mfo_format_at(size_t i);
 
 /* Rounding modes the oracle knows (on the signed value; e8m0 rounds |x|: rd is rz there). */
 typedef enum { MFO_RN, MFO_RNA, MFO_RZ, MFO_RU, MFO_RD } mfo_mode;

@@ -41,6 +41,18 @@ static const mformat fmts[REF_NFORMATS] = {
     SIGNED(4, 3, 15.5, 0x6Fu, 0x80u, 0x70u, 0x7Fu, 1, 0, 0),
 };
 
+int mpfr_ref_format_facts(ref_format fmt, mpfr_ref_format *out)
+{
+    const mformat *f;
+    if ((unsigned)fmt >= REF_NFORMATS)
+        return 0;
+    f = &fmts[fmt];
+    out->man = f->man, out->bias = f->bias, out->max = f->max;
+    out->max_code = f->max_code, out->sign_bit = f->sign_bit, out->inf_code = f->inf_code, out->nan_code = f->nan_code;
+    out->has_inf = f->has_inf, out->is_signed = f->is_signed, out->fnuz = f->fnuz;
+    return 1;
+}
+
 static mpfr_t y, z, u, t1, t2;
 static int ready;
 

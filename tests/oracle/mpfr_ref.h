@@ -20,4 +20,15 @@
  * receives 1 when the rounded magnitude of a finite x exceeds max. */
 uint32_t mpfr_ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rbits, int *overflow);
 
+/* This oracle's own statement of a format (written apart from ref.c's), for tests/test_formats.c. */
+typedef struct {
+    int man, bias;     /* mantissa bits, exponent bias */
+    double max;        /* largest finite value */
+    uint32_t max_code, sign_bit, inf_code, nan_code;
+    int has_inf, is_signed, fnuz;
+} mpfr_ref_format;
+
+/* The facts of fmt; 0 for a value out of range. */
+int mpfr_ref_format_facts(ref_format fmt, mpfr_ref_format *out);
+
 #endif /* MF_ORACLE_MPFR_REF_H */

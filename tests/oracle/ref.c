@@ -31,6 +31,15 @@ static const ref_info infos[REF_NFORMATS] = {
 
 const ref_info *ref_format_info(ref_format fmt) { return (unsigned)fmt < REF_NFORMATS ? &infos[fmt] : NULL; }
 
+ref_format ref_format_named(const char *name)
+{
+    int f;
+    for (f = 0; name && f < REF_NFORMATS; f++)
+        if (strcmp(infos[f].name, name) == 0)
+            return (ref_format)f;
+    return REF_NFORMATS;
+}
+
 uint32_t ref_count_finite(ref_format fmt) { return infos[fmt].max_code + 1; }
 
 /* Value of a magnitude code with the exponent unbounded above (codes past max_code continue the

@@ -6,7 +6,8 @@
  * (code = index, since positive codes increase with value); a double input is placed between its
  * neighbours lo <= |x| < hi by binary search (hi may be the virtual value one code above max) and
  * each mode's rule is applied by exact comparisons. For an f32 target the neighbours come from
- * nextafterf instead of a table. Its enums are its own; tests map them to the mf_* enums.
+ * nextafterf instead of a table. Its enums are its own; tests pair its formats with the library's by
+ * name (ref_format_named), and tests/test_formats.c compares their facts.
  */
 #ifndef MF_ORACLE_REF_H
 #define MF_ORACLE_REF_H
@@ -52,6 +53,9 @@ typedef struct {
 } ref_info;
 
 const ref_info *ref_format_info(ref_format fmt);
+
+/* The format of this name (the library's tag: names are all the oracle shares with it), or REF_NFORMATS. */
+ref_format ref_format_named(const char *name);
 
 /* What happened in a conversion, derived from the reference's own path. */
 typedef struct {

@@ -113,9 +113,10 @@ static int format_lookup(const char *name, int *item)
 static int parse_formats(const char *list, options *o)
 {
     int items[CLI_PLOT_MAX_FORMATS], k, rc;
+    char known[4096];
     rc = cli_parse_list(&voice, "--formats", "format", list, format_lookup,
-                        "f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 f32 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4", items,
-                        CLI_PLOT_MAX_FORMATS, &o->nformats);
+                        cli_format_tags(known, sizeof known, NULL, " ", " "), items, CLI_PLOT_MAX_FORMATS,
+                        &o->nformats);
     if (rc != 0)
         return rc;
     for (k = 0; k < o->nformats; k++) {

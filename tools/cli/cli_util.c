@@ -294,11 +294,37 @@ void cli_out_abort(cli_out *o)
 
 /* ---- formats ------------------------------------------------------------------------------------ */
 
-const mf_format cli_formats[CLI_N_FORMATS] = {MF_FP32,         MF_FP16,         MF_BF16,
-                                              MF_FP8_E4M3,     MF_FP8_E5M2,     MF_FP6_E2M3,
-                                              MF_FP6_E3M2,     MF_FP4_E2M1,     MF_E8M0,
-                                              MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ,
-                                              MF_FP8_E4M3IEEE, MF_FP8_E3M4};
+mf_format cli_format_at(int k) { return (mf_format)(k < (int)MF_FP64 ? k : k + 1); } /* f64 is row 9 for good */
+
+int cli_format_col(void)
+{
+    int f, w = 0;
+    for (f = 0; f < MF_FORMAT_COUNT; f++) {
+        const int len = (int)strlen(mf_format_name((mf_format)f));
+        w = len > w ? len : w;
+    }
+    return w;
+}
+
+static int listed(int (*keep)(mf_format), int f) { return keep ? keep((mf_format)f) != 0 : f != (int)MF_FP64; }
+
+const char *cli_format_tags(char *buf, size_t size, int (*keep)(mf_format), const char *sep, const char *last)
+{
+    int f, n = 0, total = 0;
+    size_t k = 0;
+    for (f = 0; f < MF_FORMAT_COUNT; f++)
+        total += listed(keep, f);
+    if (size)
+        buf[0] = '\0';
+    for (f = 0; f < MF_FORMAT_COUNT && k < size; f++)
+        if (listed(keep, f)) {
+            const int w = snprintf(buf + k, size - k, "%s%s", n == 0 ? "" : n == total - 1 ? last : sep,
+                                   mf_format_name((mf_format)f));
+            n++;
+            k = w < 0 ? size : k + (size_t)w;
+        }
+    return buf;
+}
 
 mf_format_desc cli_describe(mf_format f)
 {

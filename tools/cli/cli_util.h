@@ -95,12 +95,15 @@ void cli_out_abort(cli_out *o);
 
 /* ---- formats, as info, show and convert print them ---------------------------------------------- */
 
-/* The narrow formats and f32, in the order of docs/formats.md's table: the nine of the generic contract
- * (f32 .. e8m0), then the FNUZ and IEEE-style FP8 formats. f64 is a source format and not listed. */
-extern const mf_format cli_formats[];
-#define CLI_N_FORMATS 14
-/* Width of the format column in info's and show's tables: the longest tag, "e4m3b11fnuz". */
-#define CLI_FORMAT_COL 11
+/* The formats info and show list, k = 0 .. CLI_N_FORMATS - 1: every format of the library in enum order
+ * (the rows of minifloat/formats.inc) but f64, a source format only. */
+#define CLI_N_FORMATS (MF_FORMAT_COUNT - 1)
+mf_format cli_format_at(int k);
+/* Width of the format column in info's and show's tables: the longest tag. */
+int cli_format_col(void);
+/* The tags of the formats keep accepts (keep NULL: all but f64), in enum order, joined by sep and the last
+ * two by last ("e4m3, e5m2 or e3m4"), in buf (cut short where it is too small); returns buf. */
+const char *cli_format_tags(char *buf, size_t size, int (*keep)(mf_format), const char *sep, const char *last);
 
 /* mf_format_describe's facts (all zero for an unknown format). */
 mf_format_desc cli_describe(mf_format f);

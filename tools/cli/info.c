@@ -111,22 +111,23 @@ static void info_format(mf_format f)
 
 static void info_summary(void)
 {
-    size_t i;
-    printf("%-*s %-5s %-7s %-5s %-24s %-9s %s\n", CLI_FORMAT_COL, "format", "bits", "S-E-M", "bias", "max", "specials",
+    const int col = cli_format_col();
+    int i;
+    printf("%-*s %-5s %-7s %-5s %-24s %-9s %s\n", col, "format", "bits", "S-E-M", "bias", "max", "specials",
            "title");
     for (i = 0; i < CLI_N_FORMATS; i++) {
-        mf_format_desc d = cli_describe(cli_formats[i]);
+        mf_format_desc d = cli_describe(cli_format_at(i));
         char sem[16], val[64];
         snprintf(sem, sizeof sem, "%d-%d-%d", d.is_signed, d.exp_bits, d.man_bits);
         cli_format_value(val, sizeof val, d.max, 17);
-        printf("%-*s %-5d %-7s %-5d %-24s %-9s %s\n", CLI_FORMAT_COL, d.name, d.bits, sem, d.bias, val,
+        printf("%-*s %-5d %-7s %-5d %-24s %-9s %s\n", col, d.name, d.bits, sem, d.bias, val,
                d.has_inf ? "inf, NaN" : d.has_nan ? "NaN" : "-", d.title);
     }
 }
 
 int cli_info_main(int argc, char **argv)
 {
-    size_t i;
+    int i;
     mf_format f;
     if (argc > 3)
         return cli_usage_error(&cli_tool, "info: too many arguments");
@@ -141,7 +142,7 @@ int cli_info_main(int argc, char **argv)
     info_summary();
     for (i = 0; i < CLI_N_FORMATS; i++) {
         printf("\n");
-        info_format(cli_formats[i]);
+        info_format(cli_format_at(i));
     }
     return 0;
 }

@@ -11,7 +11,7 @@
 #include "cli_util.h"
 #include "commands.h"
 
-/* The usage; the %s is analyze's part (cli_analyze_usage). */
+/* The usage; the first %s is the formats (every format but f64), the second analyze's part (cli_analyze_usage). */
 static const char usage_text[] =
     "usage: minifloat info [FORMAT]\n"
     "       minifloat show X [-r MODE] [--sat] [--rbits N]\n"
@@ -24,7 +24,7 @@ static const char usage_text[] =
     "       minifloat gemm-lab [options]     (minifloat gemm-lab --help)\n"
     "       minifloat help | --help | --version\n"
     "\n"
-    "formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4,\n"
+    "formats: %s,\n"
     "         and f64 (convert and plan only)\n"
     "modes:   rn (nearest even, default) rna rz ru rd ro sr (stochastic)\n"
     "profiles: default cuda ml_dtypes torch onnx (convert and plan --profile; docs/compat.md)\n"
@@ -70,7 +70,11 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 success, 1 data or I/O error, 2 usage error\n";
 
-static void print_usage(FILE *f) { fprintf(f, usage_text, cli_analyze_usage); }
+static void print_usage(FILE *f)
+{
+    char formats[4096];
+    fprintf(f, usage_text, cli_format_tags(formats, sizeof formats, NULL, " ", " "), cli_analyze_usage);
+}
 
 static int run_command(int argc, char **argv)
 {

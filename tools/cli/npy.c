@@ -5,6 +5,8 @@
 
 #include "npy.h"
 
+#include "cli_util.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <sys/stat.h>
@@ -31,24 +33,15 @@ static void set_err(char *err, size_t size, const char *fmt, ...)
 
 const char *cli_npy_type_name(mf_format f)
 {
-    switch (f) {
-    case MF_FP64: return "float64";
-    case MF_FP32: return "float32";
-    case MF_FP16: return "float16";
-    case MF_BF16: return "bfloat16";
-    case MF_FP8_E4M3: return "float8_e4m3fn";
-    case MF_FP8_E5M2: return "float8_e5m2";
-    case MF_FP6_E2M3: return "float6_e2m3fn";
-    case MF_FP6_E3M2: return "float6_e3m2fn";
-    case MF_FP4_E2M1: return "float4_e2m1fn";
-    case MF_E8M0: return "float8_e8m0fnu";
-    case MF_FP8_E4M3FNUZ: return "float8_e4m3fnuz";
-    case MF_FP8_E5M2FNUZ: return "float8_e5m2fnuz";
-    case MF_FP8_E4M3B11FNUZ: return "float8_e4m3b11fnuz";
-    case MF_FP8_E4M3IEEE: return "float8_e4m3"; /* ml_dtypes' IEEE-style E4M3, not float8_e4m3fn */
-    case MF_FP8_E3M4: return "float8_e3m4";
-    default: return "unknown";
-    }
+    const char *t = mf_format_dtype(f);
+    return t ? t : "unknown";
+}
+
+/* Formats a '<V1' / '|u1' file may hold: codes of at most 8 bits */
+static int one_byte(mf_format f)
+{
+    mf_format_desc d;
+    return mf_format_describe(f, &d) == MF_OK && d.bits <= 8;
 }
 
 static void shape_str(const size_t *shape, int ndim, char *buf, size_t size)
@@ -280,12 +273,12 @@ static int classify_descr(const char *d, int cut, mf_format hint, mf_format *fmt
         } else {
             mf_format_desc dd;
             if (hint == CLI_NPY_NO_HINT || mf_format_describe(hint, &dd) != MF_OK || dd.bits > 8) {
+                char tags[4096];
                 set_err(err, esize,
                         "ambiguous dtype '%s': the file holds 1-byte codes but does not say which format "
                         "(ml_dtypes writes '<V1' for float8_e4m3fn, float8_e4m3fnuz, float4_e2m1fn, ...); "
-                        "say which format it is (e4m3, e5m2, e2m3, e3m2, e2m1, e8m0, e4m3fnuz, e5m2fnuz, "
-                        "e4m3b11fnuz, e4m3ieee or e3m4)",
-                        d);
+                        "say which format it is (%s)",
+                        d, cli_format_tags(tags, sizeof tags, one_byte, ", ", " or "));
                 return CLI_NPY_E_AMBIGUOUS;
             }
             *fmt = hint;

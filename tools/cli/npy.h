@@ -70,9 +70,8 @@ typedef struct cli_npy_array {
 } cli_npy_array;
 
 /* Parse a whole .npy file held in memory (len bytes at buf). hint is the format of a '<V1' / '|u1'
- * file (any 1-byte format: e4m3, e5m2, e2m3, e3m2, e2m1, e8m0, e4m3fnuz, e5m2fnuz, e4m3b11fnuz, e4m3ieee,
- * e3m4) or CLI_NPY_NO_HINT; it is not used for
- * files whose descr names their type. On success fills *out (free with cli_npy_free) and returns CLI_NPY_OK.
+ * file (any format of at most 8 bits: e4m3, e5m2, e2m3, e3m2, e2m1, e8m0, ...) or CLI_NPY_NO_HINT; it is not
+ * used for files whose descr names their type. On success fills *out (free with cli_npy_free) and returns CLI_NPY_OK.
  * On error returns an CLI_NPY_E_* code, leaves *out untouched and, if err is not NULL, writes a one-line
  * message (no file name, no trailing newline) into err[0..errsize). */
 int cli_npy_parse(const void *buf, size_t len, mf_format hint, cli_npy_array *out, char *err, size_t errsize);
@@ -87,8 +86,8 @@ void cli_npy_free(cli_npy_array *a);
 /* The shape as text, "(2, 3)", "(5,)" or "()", into buf[0..size) (truncated with "..." if it does not fit). */
 void cli_npy_shape_str(const cli_npy_array *a, char *buf, size_t size);
 
-/* A short name of the element type, as numpy or ml_dtypes names it: "float32", "bfloat16",
- * "float8_e4m3fn", ... (e4m3ieee is ml_dtypes' "float8_e4m3"); "unknown" for others. */
+/* A short name of the element type, as numpy or ml_dtypes names it (mf_format_dtype): "float32",
+ * "bfloat16", "float8_e4m3fn", ... (e4m3ieee is ml_dtypes' "float8_e4m3"); "unknown" for others. */
 const char *cli_npy_type_name(mf_format f);
 
 #endif /* CLI_NPY_H */

@@ -19,10 +19,16 @@ static const struct {
 
 const char *cli_plot_format_color(const char *name)
 {
+    /* formats without a colour of their own above take one of these by enum value */
+    static const char *const more[] = {"#e6550d", "#3182bd", "#31a354", "#756bb1", "#636363", "#fd8d3c",
+                                       "#6baed6", "#74c476", "#9e9ac8", "#bdbdbd", "#843c39", "#637939"};
+    mf_format f;
     size_t i;
     for (i = 0; i < sizeof colors / sizeof colors[0]; i++)
         if (strcmp(name, colors[i].name) == 0)
             return colors[i].color;
+    if (mf_format_from_name(name, &f) == MF_OK)
+        return more[(size_t)f % (sizeof more / sizeof more[0])];
     return "#555555";
 }
 

@@ -59,8 +59,8 @@ int cli_show_main(int argc, char **argv)
     uint64_t rbits = 0;
     const char *xs = NULL, *val;
     double x;
-    int i, r, no_more_opts = 0;
-    size_t k;
+    int i, r, k, no_more_opts = 0;
+    const int col = cli_format_col();
 
     for (i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -110,10 +110,10 @@ int cli_show_main(int argc, char **argv)
             printf("rounding %s, overflow %s\n\n", mf_round_name(mode),
                    ovf == MF_OVERFLOW_SATURATE ? "saturate" : "ieee");
     }
-    printf("%-*s  %-10s  %-34s  %-23s  %-10s  %s\n", CLI_FORMAT_COL, "format", "code", "sign|exponent|mantissa",
+    printf("%-*s  %-10s  %-34s  %-23s  %-10s  %s\n", col, "format", "code", "sign|exponent|mantissa",
            "value", x == 0 ? "abs. error" : "rel. error", "events");
     for (k = 0; k < CLI_N_FORMATS; k++) {
-        mf_format f = cli_formats[k];
+        mf_format f = cli_format_at(k);
         mf_format_desc d = cli_describe(f);
         unsigned ev = 0;
         uint32_t code = mf_from_f64_ev(f, x, mode, ovf, (uint32_t)rbits, &ev);
@@ -137,7 +137,7 @@ int cli_show_main(int argc, char **argv)
         else
             snprintf(es, sizeof es, "%.3e", fabs(y - ref) / fabs(ref));
         format_events(evs, sizeof evs, ev, !d.is_signed && x < 0);
-        printf("%-*s  %-10s  %-34s  %-23s  %-10s  %s\n", CLI_FORMAT_COL, d.name, cs, fields, vs, es, evs);
+        printf("%-*s  %-10s  %-34s  %-23s  %-10s  %s\n", col, d.name, cs, fields, vs, es, evs);
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* minifloat/detail/format.h - each format's facts, written once (private).
+/* minifloat/detail/format.h - what the rounding core reads of each format (private): the numbers of its
+ * row in minifloat/formats.inc, and everything derived from them.
  *
  * A code is the format's bit pattern in the low bits of an integer. For the signed formats the top
  * bit of the storage width is the sign; the rest is exponent field then mantissa field:
@@ -24,41 +25,45 @@
 
 enum { MF__KIND_IEEE, MF__KIND_FN, MF__KIND_NONE, MF__KIND_E8M0, MF__KIND_FNUZ };
 
-/* The table. X(enum, tag, storage bits, mantissa bits, exponent bias, kind) */
-#define MF__FORMATS(X)                                  \
-    X(MF_FP32, f32, 32, 23, 127, MF__KIND_IEEE)         \
-    X(MF_FP16, f16, 16, 10, 15, MF__KIND_IEEE)          \
-    X(MF_BF16, bf16, 16, 7, 127, MF__KIND_IEEE)         \
-    X(MF_FP8_E4M3, e4m3, 8, 3, 7, MF__KIND_FN)          \
-    X(MF_FP8_E5M2, e5m2, 8, 2, 15, MF__KIND_IEEE)       \
-    X(MF_FP6_E2M3, e2m3, 6, 3, 1, MF__KIND_NONE)        \
-    X(MF_FP6_E3M2, e3m2, 6, 2, 3, MF__KIND_NONE)        \
-    X(MF_FP4_E2M1, e2m1, 4, 1, 1, MF__KIND_NONE)        \
-    X(MF_E8M0, e8m0, 8, 0, 127, MF__KIND_E8M0)          \
-    X(MF_FP64, f64, 64, 52, 1023, MF__KIND_IEEE)       \
-    X(MF_FP8_E4M3FNUZ, e4m3fnuz, 8, 3, 8, MF__KIND_FNUZ) \
-    X(MF_FP8_E5M2FNUZ, e5m2fnuz, 8, 2, 16, MF__KIND_FNUZ) \
-    X(MF_FP8_E4M3B11FNUZ, e4m3b11fnuz, 8, 3, 11, MF__KIND_FNUZ) \
-    X(MF_FP8_E4M3IEEE, e4m3ieee, 8, 3, 7, MF__KIND_IEEE) \
-    X(MF_FP8_E3M4, e3m4, 8, 4, 3, MF__KIND_IEEE)
+/* A row's storage column as the bits one element takes in an array (minifloat/convert.h's layout). */
+#define MF__STORE_BITS_F64 64
+#define MF__STORE_BITS_F32 32
+#define MF__STORE_BITS_U16 16
+#define MF__STORE_BITS_U8 8
+#define MF__STORE_BITS_U4 4
 
+/* Four ints: the struct travels in two registers where a call is not inlined. */
 typedef struct mf__fmt {
-    int bits; /* storage width in bits; 0 marks an unknown format */
+    int bits; /* width of a code in bits; 0 marks an unknown format */
     int man;  /* explicit mantissa bits */
     int bias;
     int kind;
 } mf__fmt;
 
+/* The facts of formats.inc's row for f (a switch, so that constant formats fold). */
 MF_HD MF_FORCE_INLINE mf__fmt mf__fmt_get(mf_format f)
 {
     mf__fmt r = {0, 0, 0, 0};
     switch (f) {
-#define MF__FMT_CASE(e, tag, nbits, nman, nbias, nkind) \
-    case e: r.bits = nbits; r.man = nman; r.bias = nbias; r.kind = nkind; break;
-        MF__FORMATS(MF__FMT_CASE)
-#undef MF__FMT_CASE
+#define MF__FORMAT(e, value, tag, nbits, nman, nbias, nkind, ...) \
+    case e: r.bits = nbits, r.man = nman, r.bias = nbias, r.kind = MF__KIND_##nkind; break;
+#include "../formats.inc"
+#undef MF__FORMAT
     }
     return r;
+}
+
+/* Bits one element of f takes in an array: 64, 32, 16, 8 (a code in the low bits of a byte) or 4 (two
+ * codes a byte, element 0 in the low nibble); 0 for an unknown format. */
+MF_HD MF_FORCE_INLINE int mf__fmt_store_bits(mf_format f)
+{
+    switch (f) {
+#define MF__FORMAT(e, value, tag, nbits, nman, nbias, nkind, storage, ...) \
+    case e: return MF__STORE_BITS_##storage;
+#include "../formats.inc"
+#undef MF__FORMAT
+    }
+    return 0;
 }
 
 /* Derived facts. */
@@ -73,6 +78,12 @@ MF_HD MF_INLINE int mf__fmt_emin(mf__fmt f) { return f.kind == MF__KIND_E8M0 ? -
 MF_HD MF_INLINE uint64_t mf__fmt_mag_mask(mf__fmt f)
 {
     return f.bits == 64 ? 0x7FFFFFFFFFFFFFFFu : (((uint64_t)1 << mf__fmt_mag_bits(f)) - 1);
+}
+
+/* Every bit of a code (sign included). */
+MF_HD MF_INLINE uint64_t mf__fmt_code_mask(mf__fmt f)
+{
+    return f.bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << f.bits) - 1);
 }
 
 /* Magnitude code of the largest finite value; codes are ordered like the values they encode. */
@@ -106,5 +117,9 @@ MF_HD MF_INLINE uint64_t mf__fmt_nan_code(mf__fmt f)
 MF_HD MF_INLINE int mf__fmt_neg_zero(mf__fmt f) { return f.kind != MF__KIND_E8M0 && f.kind != MF__KIND_FNUZ; }
 
 MF_HD MF_INLINE int mf__fmt_has_nan(mf__fmt f) { return f.kind != MF__KIND_NONE; }
+
+/* One of OCP's two FP8 formats, E4M3 and E5M2: the only ones the FP8 recipes, the block-scaled GEMM
+ * and the tensor-core models take (the FNUZ and IEEE-style FP8 formats are not what that hardware runs). */
+MF_HD MF_INLINE int mf__is_fp8(mf_format f) { return f == MF_FP8_E4M3 || f == MF_FP8_E5M2; }
 
 #endif /* MINIFLOAT_DETAIL_FORMAT_H */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* minifloat/detail/named.h - generator of the typed, named scalar functions (private).
+/* minifloat/detail/named.h - the typed, named scalar functions of every format (private), made from
+ * the rows of minifloat/formats.inc that have a storage struct (all but f32 and f64).
  *
  * For a format tag (say e4m3, storage type mf_e4m3_t) MF__NAMED defines:
  *
@@ -70,5 +71,12 @@
         return mf_##tag##_from_bits(                                                                  \
             (ST)mf_from_f64(FMT, x, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, rbits));              \
     }
+
+MF_BEGIN_DECLS
+#define MF__FORMAT(e, value, tag, nbits, nman, nbias, kind, storage, ...) \
+    MF__TYPED_##storage(MF__NAMED(tag, mf_##tag##_t, MF__CODE_T_##storage, e))
+#include "../formats.inc"
+#undef MF__FORMAT
+MF_END_DECLS
 
 #endif /* MINIFLOAT_DETAIL_NAMED_H */

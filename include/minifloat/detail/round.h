@@ -82,6 +82,26 @@ enum {
     MF__EV_INEXACT = 16
 };
 
+/* Count one conversion's events (MF__EV_* bits) into *st: the one place that maps events to counts. */
+MF_HD MF_INLINE void mf__stats_add(mf_stats *st, unsigned ev)
+{
+    st->overflow += (ev & MF__EV_OVERFLOW) != 0;
+    st->underflow += (ev & MF__EV_UNDERFLOW) != 0;
+    st->subnormal += (ev & MF__EV_SUBNORMAL) != 0;
+    st->nan += (ev & MF__EV_NAN) != 0;
+    st->inexact += (ev & MF__EV_INEXACT) != 0;
+}
+
+/* Add the counts of *from (one piece of a call) to *to. */
+MF_HD MF_INLINE void mf__stats_sum(mf_stats *to, const mf_stats *from)
+{
+    to->overflow += from->overflow;
+    to->underflow += from->underflow;
+    to->subnormal += from->subnormal;
+    to->nan += from->nan;
+    to->inexact += from->inexact;
+}
+
 /* Result of an overflow: +-max, or the format's infinity (NaN where it has none). */
 MF_HD MF_INLINE uint64_t mf__overflow_code(mf__fmt f, uint32_t sign, mf_round r, mf_overflow o)
 {

@@ -20,7 +20,7 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-from ._core import DTYPE_NAMES, Error, codes, convert, decode, format_of
+from minifloat import DTYPE_NAMES, Error, codes, convert, decode, format_of
 
 # ---- systems ---------------------------------------------------------------------------------------------
 
