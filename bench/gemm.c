@@ -144,10 +144,11 @@ static const variant VARIANTS[] = {
     {"mxfp4", MF_FP4_E2M1, MF_GEMM_SCALE_MX, MF_ACCUM_FP32, V_E2M1, 0},
     {"e2m3", MF_FP6_E2M3, MF_GEMM_SCALE_TENSOR, MF_ACCUM_FP32, V_E4M3, 0},
     {"e3m2", MF_FP6_E3M2, MF_GEMM_SCALE_TENSOR, MF_ACCUM_FP32, V_E4M3, 0},
-    /* MF_ACCUM_EXACT (integer kernels for FP4/FP6) against MF_ACCUM_FP32 on the same inputs and scales; NVFP4
-     * is not here: its exact path is still the element-by-element one (about 0.07 GFLOP/s) */
+    /* MF_ACCUM_EXACT (integer kernels for FP4/FP6; NVFP4: int64 block sums into 128 bits) against MF_ACCUM_FP32
+     * on the same inputs and scales */
     {"e2m1/exact", MF_FP4_E2M1, MF_GEMM_SCALE_TENSOR, MF_ACCUM_EXACT, V_E2M1, 0},
     {"mxfp4/exact", MF_FP4_E2M1, MF_GEMM_SCALE_MX, MF_ACCUM_EXACT, V_MXFP4, 0},
+    {"nvfp4/exact", MF_FP4_E2M1, MF_GEMM_SCALE_NVFP4, MF_ACCUM_EXACT, V_NVFP4, 0},
     {"e2m3/exact", MF_FP6_E2M3, MF_GEMM_SCALE_TENSOR, MF_ACCUM_EXACT, V_E2M3, 0},
     {"e3m2/exact", MF_FP6_E3M2, MF_GEMM_SCALE_TENSOR, MF_ACCUM_EXACT, V_E3M2, 0},
     {"f16/v100", MF_FP16, MF_GEMM_SCALE_NONE, MF_ACCUM_V100, V_F16, 1},

@@ -45,6 +45,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND CMAKE_C_COMPILER_
   set(MF_BK_avx2_W16 x86/avx2_w16.h)
   set(MF_BK_avx2_GEMM x86/gemm_avx2.c) # the GEMM micro-kernel (src/gemm/kernels.h)
   set(MF_BK_avx2_TC x86/tc_avx2.c) # the tensor-core models' panel kernel (src/gemm/tc.h)
+  set(MF_BK_avx2_EXACT x86/exact_int_avx2.c) # MF_ACCUM_EXACT's integer kernels (src/gemm/exact_int.h)
   set(MF_BK_avx512_CONFIG x86/backend_avx512.h)
   set(MF_BK_avx512_FLAGS ${MF_AVX512_FLAGS})
   set(MF_BK_avx512_ROUND ${MF_ALL_DSTS})

@@ -151,7 +151,7 @@ typedef struct mf_gemm_opts {
  * same sums: docs/gemm.md): each accumulator is still the one fma chain above, so every kernel and thread
  * count gives the same bits; mf_gemm_plan says which kernel runs. The tensor-core models run as vector code on opts->threads, with the same bits as their
  * scalar reference. MF_ACCUM_EXACT sums e2m1/e2m3/e3m2 products as integers on opts->threads (no,
- * tensor, vector or MX-along-k scales); otherwise one element at a time, on the calling thread. */
+ * tensor, vector, MX- or NVFP4-along-k scales); otherwise one element at a time, on the calling thread. */
 MF_API int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size_t n, size_t k, float alpha,
                    const void *a, mf_format fmt_a, size_t lda, const void *b, mf_format fmt_b, size_t ldb, float beta,
                    void *c, mf_format fmt_c, size_t ldc, const mf_gemm_opts *opts);

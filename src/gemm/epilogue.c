@@ -85,15 +85,6 @@ static void xv_scale(xval *x, uint32_t f)
     }
 }
 
-static void count_events(mf_stats *st, unsigned ev)
-{
-    st->overflow += (ev & MF__EV_OVERFLOW) != 0;
-    st->underflow += (ev & MF__EV_UNDERFLOW) != 0;
-    st->subnormal += (ev & MF__EV_SUBNORMAL) != 0;
-    st->nan += (ev & MF__EV_NAN) != 0;
-    st->inexact += (ev & MF__EV_INEXACT) != 0;
-}
-
 /* the random bits of C(i, j) under stochastic rounding (0 otherwise) */
 static uint32_t c_rbits(const gemm *g, size_t i, size_t j)
 {
@@ -113,17 +104,22 @@ static void c_store(const gemm *g, size_t idx, uint32_t code, unsigned ev, mf_st
         memcpy(cb + 2 * idx, &h, 2);
     }
     if (st && ev)
-        count_events(st, ev);
+        mf__stats_add(st, ev);
+}
+
+/* Round the exact value u into C(i, j). */
+void mf__gemm_store_unpacked(const gemm *g, mf__unpacked u, size_t i, size_t j, mf_stats *st)
+{
+    unsigned ev = 0;
+    const uint32_t code = mf__round_pack(mf__fmt_get(g->fmt_c), u, g->o->round, g->o->overflow, c_rbits(g, i, j), &ev);
+    c_store(g, i * g->c_rs + j * g->c_cs, code, ev, st);
 }
 
 /* Round alpha * scales * dot + beta * c into C(i, j). */
 void mf__gemm_finish(const gemm *g, xval *x, size_t i, size_t j, mf_stats *st)
 {
-    const mf__fmt f = mf__fmt_get(g->fmt_c);
     const size_t idx = i * g->c_rs + j * g->c_cs;
     mf__unpacked u;
-    unsigned ev = 0;
-    uint32_t code;
 
     if (g->products) {
         xv_scale(x, g->alpha);
@@ -146,8 +142,7 @@ void mf__gemm_finish(const gemm *g, xval *x, size_t i, size_t j, mf_stats *st)
     } else {
         u = big_unpack(&x->v);
     }
-    code = mf__round_pack(f, u, g->o->round, g->o->overflow, c_rbits(g, i, j), &ev);
-    c_store(g, idx, code, ev, st);
+    mf__gemm_store_unpacked(g, u, i, j, st);
 }
 
 /* Store accumulator s as C(i, j) where alpha = 1, there are no scales and beta = 0: one rounding of s */

@@ -36,10 +36,25 @@ static int xi_f32(int64_t v, int exp, float *out)
     return 1;
 }
 
+/* C(i, j) = (-1)^neg (mh 2^64 + ml) 2^exp rounded once, where that is all C is (g->direct), from the value unpacked
+ * as big_unpack would (its top 64 bits, the rest sticky); (mh, ml) nonzero */
+static void emit_direct(const gemm *g, int neg, uint64_t mh, uint64_t ml, int exp, size_t i, size_t j, mf_stats *st)
+{
+    const int lz = mh ? mf__clz64(mh) : 64 + mf__clz64(ml);
+    mf__unpacked u;
+    u.cls = MF__CLS_FINITE, u.sign = (uint32_t)neg, u.exp = 127 - lz + exp;
+    if (lz >= 64)
+        u.sig = ml << (lz - 64);
+    else
+        u.sig = (lz ? mh << lz | ml >> (64 - lz) : mh) | ((lz ? ml << lz : ml) != 0);
+    mf__gemm_store_unpacked(g, u, i, j, st);
+}
+
 /* C(i, j .. j + cnt - 1) from the exact dot products v[q] * 2^exp: where one is a binary32 number s, through the
  * FP32 path's own epilogue (epi_one rounds alpha * scales * s + beta * c once, exactly as finish does; with
- * scaled_rn and a normal s, fl(s * factor) is that one rounding), otherwise through the big accumulator and
- * finish. For |v| < 2^24 and exp in [-126, 103], s = (float)v * 2^exp is exact and normal (or zero). */
+ * scaled_rn and a normal s, fl(s * factor) is that one rounding), otherwise as emit_direct where it applies, else
+ * through the big accumulator and finish. For |v| < 2^24 and exp in [-126, 103], s = (float)v * 2^exp is exact and
+ * normal (or zero). */
 static void xi_emit(void *ctx, size_t i, size_t j, size_t cnt, const int64_t *v, int exp, mf_stats *st)
 {
     const gemm *g = (const gemm *)ctx;
@@ -74,6 +89,8 @@ static void xi_emit(void *ctx, size_t i, size_t j, size_t cnt, const int64_t *v,
             mf__gemm_epi_one(g, s, i, j + q, st);
         } else if (xi_f32(v[q], exp, &s)) {
             mf__gemm_epi_one(g, s, i, j + q, st);
+        } else if (g->direct) {
+            emit_direct(g, v[q] < 0, 0, v[q] < 0 ? 0 - (uint64_t)v[q] : (uint64_t)v[q], exp, i, j + q, st);
         } else {
             xval x;
             x.cls = XV_FIN, x.neg = 0;
@@ -84,35 +101,90 @@ static void xi_emit(void *ctx, size_t i, size_t j, size_t cnt, const int64_t *v,
     }
 }
 
+/* An operand's block scale codes per (line, block of len along k), or NULL where its blocks do not run along k;
+ * *none = 1 where it has no block scale (then NULL too). */
+static uint8_t *xi_block_codes(const gemm *g, const mat *x, const mf_gemm_scale *sk, size_t lines, size_t ls, size_t ks,
+                               size_t len, int *none)
+{
+    const bscale *bs = x->bs;
+    const size_t nbk = g->k / len;
+    uint8_t *codes;
+    *none = !bs;
+    if (!bs || g->k % len || !(sk->axis == MF_MX_ROWWISE ? ks == 1 && ls == bs->ld : ls == 1 && ks == bs->ld))
+        return NULL;
+    codes = (uint8_t *)malloc(lines * nbk + 1);
+    if (codes)
+        for (size_t t = 0; t < lines; t++)
+            for (size_t q = 0; q < nbk; q++) {
+                const size_t idx = t * ls + q * len * ks, r = idx / bs->ld, c = idx % bs->ld;
+                codes[t * nbk + q] = bs->u8[(r >> bs->bh) * bs->scols + (c >> bs->bw)];
+            }
+    return codes;
+}
+
 /* An operand's MX scale exponents per (line, block of 32 along k), for mf__xi_run: NULL where its blocks do not
  * run along k or some block's elements are not exact (scale NaN, or v * 2^x below 2^-149's grid or beyond
  * binary32's range), so that every element's value is its integer times 2^(x - sh). No block scale: zeros. */
 static int16_t *xi_mx_exps(const gemm *g, const mat *x, const mf_gemm_scale *sk, size_t lines, size_t ls, size_t ks)
 {
     const size_t nbk = g->k / MF__XI_MX_BLOCK;
-    const bscale *bs = x->bs;
     const int sh = x->fmt == MF_FP4_E2M1 ? 1 : x->fmt == MF_FP6_E2M3 ? 3 : 4;
     const double maxv = x->fmt == MF_FP4_E2M1 ? 6.0 : x->fmt == MF_FP6_E2M3 ? 7.5 : 28.0;
-    int16_t *e;
-    if (g->k % MF__XI_MX_BLOCK || (bs && sk->kind != MF_GEMM_SCALE_MX))
-        return NULL;
-    if (bs && !(sk->axis == MF_MX_ROWWISE ? ks == 1 && ls == bs->ld : ls == 1 && ks == bs->ld))
-        return NULL;
-    e = (int16_t *)calloc(lines * nbk + 1, sizeof *e);
-    if (!e || !bs)
-        return e;
-    for (size_t t = 0; t < lines; t++)
-        for (size_t q = 0; q < nbk; q++) {
-            const size_t idx = t * ls + q * MF__XI_MX_BLOCK * ks, r = idx / bs->ld, c = idx % bs->ld;
-            const uint8_t code = bs->u8[(r >> bs->bh) * bs->scols + (c >> bs->bw)];
-            const int xe = (int)code - 127;
-            if (code == 0xFF || xe - sh < -149 || ldexp(maxv, xe) > 0x1.fffffep127) {
-                free(e);
-                return NULL;
-            }
-            e[t * nbk + q] = (int16_t)xe;
+    int none;
+    uint8_t *codes = sk->kind == MF_GEMM_SCALE_MX || !x->bs
+                         ? xi_block_codes(g, x, sk, lines, ls, ks, MF__XI_MX_BLOCK, &none)
+                         : (none = 0, NULL);
+    int16_t *e = (codes || none) && g->k % MF__XI_MX_BLOCK == 0 ? (int16_t *)calloc(lines * nbk + 1, sizeof *e) : NULL;
+    for (size_t q = 0; e && codes && q < lines * nbk; q++) {
+        const int xe = (int)codes[q] - 127;
+        if (codes[q] == 0xFF || xe - sh < -149 || ldexp(maxv, xe) > 0x1.fffffep127) {
+            free(e);
+            e = NULL;
+        } else {
+            e[q] = (int16_t)xe;
         }
+    }
+    free(codes);
     return e;
+}
+
+/* An operand's NVFP4 block scales per (line, block of 16 along k) as binary32 values, for mf__xi_run; NULL where it
+ * has none (*none = 1) or its blocks do not run along k. */
+static float *xi_nv_scales(const gemm *g, const mat *x, const mf_gemm_scale *sk, size_t lines, size_t ls, size_t ks,
+                           int *none)
+{
+    uint8_t *codes = sk->kind == MF_GEMM_SCALE_NVFP4 || !x->bs ? xi_block_codes(g, x, sk, lines, ls, ks, 16, none)
+                                                               : (*none = 0, NULL);
+    float *s = codes ? (float *)malloc(sizeof(float) * (lines * (g->k / 16) + 1)) : NULL;
+    for (size_t q = 0; s && q < lines * (g->k / 16); q++)
+        s[q] = x->bs->lut[codes[q]];
+    free(codes);
+    return s;
+}
+
+/* the exact dot products v = hi * 2^64 + lo (two's complement) times 2^exp: those that fit int64 through xi_emit;
+ * the others as emit_direct where it applies, else through the big accumulator */
+static void xi_emit_wide(void *ctx, size_t i, size_t j, size_t cnt, const int64_t *hi, const uint64_t *lo, int exp,
+                         mf_stats *st)
+{
+    const gemm *g = (const gemm *)ctx;
+    for (size_t q = 0; q < cnt; q++) {
+        const int neg = hi[q] < 0;
+        const uint64_t ml = neg ? 0 - lo[q] : lo[q], mh = neg ? ~(uint64_t)hi[q] + (lo[q] == 0) : (uint64_t)hi[q];
+        if (hi[q] == -(int64_t)(lo[q] >> 63)) { /* hi is lo's sign extension */
+            const int64_t v = (int64_t)lo[q];
+            xi_emit(ctx, i, j + q, 1, &v, exp, st);
+        } else if (g->direct) {
+            emit_direct(g, neg, mh, ml, exp, i, j + q, st);
+        } else {
+            xval x;
+            x.cls = XV_FIN, x.neg = 0;
+            big_zero(&x.v);
+            big_add(&x.v, neg, ml, exp);
+            big_add(&x.v, neg, mh, exp + 64);
+            mf__gemm_finish(g, &x, i, j + q, st);
+        }
+    }
 }
 
 /* The integer path where the formats have one: MF_OK, or not taken (then nothing was written). */
@@ -120,6 +192,7 @@ static int exact_int(const gemm *g, mf_stats *st)
 {
     mf__xi_call c;
     int16_t *ea = NULL, *eb = NULL;
+    float *na = NULL, *nb = NULL;
     int rc;
     if (!mf__xi_takes(g->a.fmt, g->b.fmt))
         return MF__XI_DECLINED;
@@ -127,7 +200,16 @@ static int exact_int(const gemm *g, mf_stats *st)
     c.m = g->m, c.n = g->n, c.k = g->k;
     c.a.base = g->a.base, c.a.fmt = g->a.fmt, c.a.ls = g->a.rs, c.a.ks = g->a.cs;
     c.b.base = g->b.base, c.b.fmt = g->b.fmt, c.b.ls = g->b.cs, c.b.ks = g->b.rs;
-    if (g->a.bs || g->b.bs) {
+    if (g->o->scale_a.kind == MF_GEMM_SCALE_NVFP4 || g->o->scale_b.kind == MF_GEMM_SCALE_NVFP4) {
+        int none_a, none_b;
+        na = xi_nv_scales(g, &g->a, &g->o->scale_a, g->m, g->a.rs, g->a.cs, &none_a);
+        nb = xi_nv_scales(g, &g->b, &g->o->scale_b, g->n, g->b.cs, g->b.rs, &none_b);
+        if ((!na && !none_a) || (!nb && !none_b)) {
+            free(na), free(nb);
+            return MF__XI_DECLINED;
+        }
+        c.a.nvs = na, c.b.nvs = nb;
+    } else if (g->a.bs || g->b.bs) {
         ea = xi_mx_exps(g, &g->a, &g->o->scale_a, g->m, g->a.rs, g->a.cs);
         eb = xi_mx_exps(g, &g->b, &g->o->scale_b, g->n, g->b.cs, g->b.rs);
         if (!ea || !eb) {
@@ -136,14 +218,14 @@ static int exact_int(const gemm *g, mf_stats *st)
         }
         c.a.bexp = ea, c.b.bexp = eb;
     }
-    c.threads = g->o->threads, c.emit = xi_emit, c.ctx = (void *)(uintptr_t)g, c.st = st;
+    c.threads = g->o->threads, c.emit = xi_emit, c.emit_wide = xi_emit_wide, c.ctx = (void *)(uintptr_t)g, c.st = st;
     rc = mf__xi_run(&c);
-    free(ea), free(eb);
+    free(ea), free(eb), free(na), free(nb);
     return rc;
 }
 
-/* MF_ACCUM_EXACT: the integer path where the formats have one (e2m1, e2m3, e3m2, plain or MX-scaled along k:
- * exact_int.c, on opts.threads); otherwise one element at a time, each product added exactly, on this thread */
+/* MF_ACCUM_EXACT: the integer path where the formats have one (e2m1, e2m3, e3m2, plain, MX- or NVFP4-scaled along
+ * k: exact_int.c, on opts.threads); otherwise one element at a time, each product added exactly, on this thread */
 void mf__gemm_run_exact(const gemm *g, mf_stats *st)
 {
     xval x;

@@ -135,6 +135,7 @@ uint32_t mf__gemm_value_bits(const void *base, mf_format f, size_t idx);
 uint32_t mf__gemm_elem_bits(const mat *x, size_t r, size_t c);
 void mf__gemm_xv_fma(xval *x, uint32_t a, uint32_t b);
 void mf__gemm_finish(const gemm *g, xval *x, size_t i, size_t j, mf_stats *st);
+void mf__gemm_store_unpacked(const gemm *g, mf__unpacked u, size_t i, size_t j, mf_stats *st);
 void mf__gemm_store_acc(const gemm *g, float s, size_t i, size_t j, mf_stats *st);
 int mf__gemm_factor_f32(const gemm *g, size_t i, size_t j, float *f);
 void mf__gemm_epi_one(const gemm *g, float s, size_t i, size_t j, mf_stats *st);

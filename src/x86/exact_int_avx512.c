@@ -22,8 +22,9 @@ typedef char xi_tile_is_8x32[MF__XI_MR == 8 && MF__XI_NR == 32 ? 1 : -1]; /* the
     } while (0)
 
 #define XI_KERNEL(NAME, DP)                                                                                            \
-    static void NAME(size_t ng, const void *a, const void *b, int32_t *c)                                              \
+    static void NAME(size_t ng, size_t span, const void *a, const void *b, int32_t *c)                                 \
     {                                                                                                                  \
+        (void)span; /* int32 lanes from the first product */                                                          \
         const unsigned char *ap = (const unsigned char *)a, *bp = (const unsigned char *)b;                            \
         __m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00,        \
                 c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00, c70 = c00, c71 = c00;     \
@@ -52,4 +53,4 @@ typedef char xi_tile_is_8x32[MF__XI_MR == 8 && MF__XI_NR == 32 ? 1 : -1]; /* the
 XI_KERNEL(xi_i8_avx512vnni, _mm512_dpbusd_epi32)
 XI_KERNEL(xi_i16_avx512vnni, _mm512_dpwssd_epi32)
 
-const mf__xi_kernel mf__xi_kernel_avx512vnni = {"avx512vnni", xi_i8_avx512vnni, xi_i16_avx512vnni};
+const mf__xi_kernel mf__xi_kernel_avx512vnni = {"avx512vnni", xi_i8_avx512vnni, xi_i16_avx512vnni, NULL, NULL, NULL, NULL};
