@@ -67,6 +67,10 @@ static const bcase cases[] = {
 #endif
     {"f32->f16", "rn", MF_FP32, MF_FP16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, RAW(raw_cvtps2ph), NV(nv_f32_to_f16),
      FP16LIB(fp16lib_f32_to_f16), "f32->f16"},
+    {"f32->f16", "rn sat", MF_FP32, MF_FP16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, RAW(raw_cvtps2ph), NULL, NULL,
+     NULL},
+    {"f32->bf16", "rn sat", MF_FP32, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, RAW(raw_cvtneps2bf16), NULL,
+     NULL, NULL},
     {"f16->f32", "-", MF_FP16, MF_FP32, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, RAW(raw_cvtph2ps), NV(nv_f16_to_f32),
      FP16LIB(fp16lib_f16_to_f32), "f16->f32"},
     {"f32->bf16", "rn", MF_FP32, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, RAW(raw_cvtneps2bf16),

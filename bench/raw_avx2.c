@@ -7,11 +7,16 @@
 
 #include "baselines.h"
 
-/* F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports does not know "f16c" */
+/* F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports does not know "f16c". Asked once:
+ * in a virtual machine CPUID traps to the hypervisor (microseconds), which would be timed with each loop. */
 int raw_avx2_ok(void)
 {
-    unsigned a, b, c, d;
-    return __builtin_cpu_supports("avx2") && __get_cpuid(1, &a, &b, &c, &d) && (c >> 29 & 1u);
+    static int ok = -1;
+    if (ok < 0) {
+        unsigned a, b, c, d;
+        ok = __builtin_cpu_supports("avx2") && __get_cpuid(1, &a, &b, &c, &d) && (c >> 29 & 1u);
+    }
+    return ok;
 }
 
 void raw_avx2_cvtps2ph(uint16_t *d, const float *s, size_t n)

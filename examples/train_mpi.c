@@ -133,8 +133,14 @@ int main(int argc, char **argv)
     if (rank == 0) {
         const char *cfg = demo_config_name(o.config);
         int match = 1;
-        printf("data-parallel %s on %d ranks: global batch %d (%d per rank), %s gradients on the wire, %s, %s\n", cfg,
-               size, p.batch, p.batch / size, o.wire == MF_BF16 ? "bf16" : "f32",
+        /* rank r takes rows [B*r/R, B*(r+1)/R): B/R each, or B/R and B/R + 1 where R does not divide B */
+        char per[32];
+        if (p.batch % size)
+            snprintf(per, sizeof per, "%d or %d", p.batch / size, p.batch / size + 1);
+        else
+            snprintf(per, sizeof per, "%d", p.batch / size);
+        printf("data-parallel %s on %d ranks: global batch %d (%s per rank), %s gradients on the wire, %s, %s\n", cfg,
+               size, p.batch, per, o.wire == MF_BF16 ? "bf16" : "f32",
                o.sharded ? "sharded (reduce-scatter, per-shard unscale, all-gather)" : "all-reduce",
                hook ? "reduce hook on" : "NO reduce hook");
         for (i = 0; i < size; i++) {

@@ -265,6 +265,11 @@ static const plan_case plan_cases[] = {
     {MF_FP8_E4M3, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
     {MF_FP16, MF_FP32, MF_ROUND_TOWARD_ZERO, IEEE, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
     {MF_BF16, MF_FP32, MF_ROUND_NEAREST_EVEN, IEEE, 4096, 0, {"blocked", "blocked", "direct", "blocked", "portable"}},
+    /* saturating 16-bit: the clamp before the instruction keeps them on the direct path */
+    {MF_FP16, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP16, MF_FP32, MF_ROUND_TOWARD_ZERO, SAT, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP16, MF_FP32, MF_ROUND_UP, SAT, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_BF16, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "blocked", "direct", "blocked", "portable"}},
     {MF_FP8_E4M3, MF_FP16, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"w16", "w16", "w16", "blocked", "portable"}},
     {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"lut", "blocked", "lut", "blocked", "portable"}},
     {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_STOCHASTIC, SAT, 8192, 0, {"lut_sr", "blocked", "lut_sr", "blocked", "portable"}},

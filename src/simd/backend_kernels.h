@@ -54,15 +54,42 @@ MF_V void bk_hw16_sat(uint16_t *p, const int bf16)
     v_store_u16(p, v_blend(v_eq(v_and(c, v_set1(0x7FFFu)), v_set1(inf)), c, v_sub(c, v_set1(1))));
 }
 
+/* max of f16 or bf16 as binary32 bits */
+MF_V uint32_t bk_hw16_max_bits(const int bf16)
+{
+    const mf__fmt f = mf__fmt_get(bf16 ? MF_BF16 : MF_FP16);
+    const uint32_t maxc = (uint32_t)mf__fmt_max_code(f), e = (maxc >> f.man) - (uint32_t)f.bias + 127u;
+    return e << 23 | (maxc & ((1u << f.man) - 1u)) << (23 - f.man);
+}
+
+/* Binary32 bits with |x| in (max, inf] made +-max, NaNs kept (integer operations: no flag, no DAZ). A
+ * saturating conversion gives +-max for those in every mode, and rounds every |x| <= max as the IEEE
+ * conversion does, so the instruction on the clamped value gives the saturating code: rn and rz of
+ * max < |x| < the first overflowing value are max anyway, ru/rd toward the range are max too, and an
+ * infinity saturates to max as bk_hw16_sat makes it. Cheaper than mending the codes after (bk_hw16_sat):
+ * no second pass over the stored codes. */
+MF_V vu bk_hw16_clamp(vu u, const uint32_t maxbits)
+{
+#ifdef BK_HW_CLAMP_PS /* the backend's floating-point clamp (fewer instructions) */
+    return hw_clamp_ps(u, maxbits);
+#endif
+    const vu a = v_and(u, v_set1(0x7FFFFFFFu));
+    const vu c = v_blend(v_gt_u(a, v_set1(0x7F800000u)), v_min_u(a, v_set1(maxbits)), a);
+    return v_or(c, v_xor(u, a));
+}
+
 /* The hardware conversions, four vectors a step: one test for the lanes they get wrong (for f16,
  * one comparison per two vectors: the instruction count per element is what limits this loop). From a
- * binary32, f16 or bf16 source (S, widened in registers); sat: the saturating policy, where the
- * infinities the instructions give (from overflows and infinite inputs alike) become +-max, mended
- * in the codes just stored (in L1). */
+ * binary32, f16 or bf16 source (S, widened in registers); sat: the saturating policy: binary32 inputs
+ * are clamped to +-max before the instruction (bk_hw16_clamp); from f16 and bf16 sources the infinities
+ * the instructions give become +-max, mended in the codes just stored (in L1). */
 enum { BK_F16_BLK = 256 };
 MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const void *src, size_t n, const mf_round R,
                          const int sat)
 {
+    const int clamp = sat && S == MF_FP32, mend = sat && !clamp;
+    const uint32_t maxbits = bk_hw16_max_bits(bf16);
+#define BK_LD(j) (clamp ? bk_hw16_clamp(bk_load32(S, src, (j)), maxbits) : bk_load32(S, src, (j)))
     size_t i = 0;
     /* f32 -> f16 with hw_f16_acc: blocks of BK_F16_BLK stored plainly, then mended if the block's
      * two accumulators say NaN (faster than a compare per two vectors, which competes with vcvtps2ph for
@@ -71,8 +98,8 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
         vu a0 = v_zero(), a1 = v_zero();
         size_t j;
         for (j = i; j < i + BK_F16_BLK; j += 4 * MF_VL) {
-            const vu u0 = bk_load32(S, src, j), u1 = bk_load32(S, src, j + MF_VL);
-            const vu u2 = bk_load32(S, src, j + 2 * MF_VL), u3 = bk_load32(S, src, j + 3 * MF_VL);
+            const vu u0 = BK_LD(j), u1 = BK_LD(j + MF_VL);
+            const vu u2 = BK_LD(j + 2 * MF_VL), u3 = BK_LD(j + 3 * MF_VL);
             a0 = hw_f16_acc(a0, u0, u1);
             a1 = hw_f16_acc(a1, u2, u3);
             hw_f16_plain(dst + j, u0, R);
@@ -82,13 +109,11 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
         }
         if (m_any(hw_f16_special2(a0, a1)))
             for (j = i; j < i + BK_F16_BLK; j += MF_VL)
-                hw_f16_fix(dst + j, bk_load32(S, src, j), R);
-        for (j = i; sat && j < i + BK_F16_BLK; j += MF_VL)
-            bk_hw16_sat(dst + j, 0);
+                hw_f16_fix(dst + j, BK_LD(j), R);
     }
     for (; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
-        vu u0 = bk_load32(S, src, i), u1 = bk_load32(S, src, i + MF_VL);
-        vu u2 = bk_load32(S, src, i + 2 * MF_VL), u3 = bk_load32(S, src, i + 3 * MF_VL);
+        vu u0 = BK_LD(i), u1 = BK_LD(i + MF_VL);
+        vu u2 = BK_LD(i + 2 * MF_VL), u3 = BK_LD(i + 3 * MF_VL);
         vm sp = bf16 ? m_or(m_or(hw_bf16_special(u0), hw_bf16_special(u1)), m_or(hw_bf16_special(u2), hw_bf16_special(u3)))
                      : m_or(hw_f16_special2(u0, u1), hw_f16_special2(u2, u3));
         if (!m_any(sp)) {
@@ -112,7 +137,7 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
             hw_f16_fix(dst + i + 2 * MF_VL, u2, R);
             hw_f16_fix(dst + i + 3 * MF_VL, u3, R);
         }
-        if (sat) {
+        if (mend) {
             bk_hw16_sat(dst + i, bf16);
             bk_hw16_sat(dst + i + MF_VL, bf16);
             bk_hw16_sat(dst + i + 2 * MF_VL, bf16);
@@ -121,12 +146,13 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
     }
     for (; i < n; i += MF_VL) {
         if (bf16)
-            hw_bf16_fix(dst + i, bk_load32(S, src, i));
+            hw_bf16_fix(dst + i, BK_LD(i));
         else
-            hw_f16_fix(dst + i, bk_load32(S, src, i), R);
-        if (sat)
+            hw_f16_fix(dst + i, BK_LD(i), R);
+        if (mend)
             bk_hw16_sat(dst + i, bf16);
     }
+#undef BK_LD
 }
 
 #ifdef V_HAS_TABLE32

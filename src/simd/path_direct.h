@@ -5,7 +5,8 @@
 /* ---- calls that need no binary32 environment -----------------------------------------------------
  * With exception-free instructions (BK_HW_NOCSR), these conversions give the same bits whatever
  * MXCSR holds, so they skip reading it (stmxcsr is slow, a large part of a short call: docs/perf/tuning.md):
- * f32 -> f16 rn and rz take the rounding from the instruction, which ignores FTZ, and DAZ only turns
+ * f32 -> f16 rn and rz (either policy: saturation clamps the binary32 inputs with integer operations first)
+ * take the rounding from the instruction, which ignores FTZ, and DAZ only turns
  * binary32 subnormal inputs into zeros of the same sign, which rn and rz give them anyway (ru and rd
  * would not); vcvtneps2bf16 never consults MXCSR and the lanes it gets wrong are mended with integer
  * operations (found by vfpclassps, which does read DAZ: hw_bf16_direct_ok); vcvtph2ps ignores DAZ;
@@ -18,11 +19,10 @@ static int bk_direct_kind(mf_format d, mf_format s, size_t n, const mf_opts *o)
 {
     if (!BK_HW_NOCSR || bk_streams(d, n))
         return BK_DIRECT_NONE;
-    if (s == MF_FP32 && d == MF_FP16 && o->overflow == MF_OVERFLOW_IEEE &&
-        (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO))
+    /* either policy: saturation is an integer clamp before the instruction (bk_hw16_clamp) */
+    if (s == MF_FP32 && d == MF_FP16 && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO))
         return BK_DIRECT_F16;
-    if (BK_HW_BF16 && s == MF_FP32 && d == MF_BF16 && o->overflow == MF_OVERFLOW_IEEE &&
-        o->round == MF_ROUND_NEAREST_EVEN && hw_bf16_direct_ok())
+    if (BK_HW_BF16 && s == MF_FP32 && d == MF_BF16 && o->round == MF_ROUND_NEAREST_EVEN && hw_bf16_direct_ok())
         return BK_DIRECT_BF16;
 #ifdef V_HAS_TABLE32
     if (s == MF_FP32 && (o->round == MF_ROUND_NEAREST_EVEN || o->round == MF_ROUND_TOWARD_ZERO) && bk_tab_ok(d))
@@ -38,15 +38,16 @@ static int bk_direct_kind(mf_format d, mf_format s, size_t n, const mf_opts *o)
 static void bk_direct_run(int kind, mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
 {
     const size_t end = n / MF_VL * MF_VL;
+    const int sat = o->overflow == MF_OVERFLOW_SATURATE;
     k_counts none = {0, 0, 0, 0, 0};
     switch (kind) {
     case BK_DIRECT_F16:
         if (o->round == MF_ROUND_NEAREST_EVEN)
-            bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, 0);
+            bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, sat);
         else
-            bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_TOWARD_ZERO, 0);
+            bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_TOWARD_ZERO, sat);
         break;
-    case BK_DIRECT_BF16: bk_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, 0); break;
+    case BK_DIRECT_BF16: bk_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, sat); break;
     case BK_DIRECT_ROUND:
         bk_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);
         break;

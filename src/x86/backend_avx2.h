@@ -39,6 +39,18 @@ MF_V void hw_f16_fix(uint16_t *p, vu u, const mf_round r)
     _mm_storeu_si128((__m128i *)p, _mm_blendv_epi8(hw__cvtph(u, r), _mm_set1_epi16(0x7FFF), m16));
 }
 
+/* bk_hw16_clamp in two instructions: min(M, x) and max(-M, .) return their second operand where it is a NaN,
+ * so NaNs pass unchanged. Runs only where the blocked path holds MXCSR (no DAZ, exceptions masked: this
+ * backend has no direct path, BK_HW_NOCSR); a NaN input may set the invalid flag, as docs/api.md allows. */
+#define BK_HW_CLAMP_PS 1
+MF_V vu hw_clamp_ps(vu u, uint32_t maxbits)
+{
+    float m;
+    memcpy(&m, &maxbits, sizeof m);
+    return _mm256_castps_si256(
+        _mm256_max_ps(_mm256_set1_ps(-m), _mm256_min_ps(_mm256_set1_ps(m), _mm256_castsi256_ps(u))));
+}
+
 /* f16 -> f32: vcvtph2ps keeps sign and payload and sets the quiet bit, as the portable backend does. */
 MF_V vu hw_f16_to_f32(const uint16_t *p)
 {

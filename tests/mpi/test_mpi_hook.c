@@ -5,9 +5,10 @@
  * Plain checks, not Check's runner: a collective must not be forked, and a failing rank calls MPI_Abort
  * so that the others do not wait in the next collective. Every rank computes every rank's inputs from
  * the rank number, so each one knows the expected results of all; the sums' reference adds in plain C
- * float arithmetic (the default FP environment: nearest-even, no flush-to-zero), sharing no code with
- * src/mpi.
+ * float arithmetic (the default FP environment: nearest-even, no flush-to-zero) with the documented NaN
+ * rule written out, sharing no code with src/mpi.
  */
+#include <fenv.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -309,6 +310,14 @@ static uint32_t input_bits(int r, size_t i)
         return r == 0 ? 0xFF800000u : 0x7F800000u; /* -inf + inf: NaN */
     if (i == 6)
         return 0x00000001u + (uint32_t)r; /* subnormals */
+    if (i == 7)
+        return 0x7F810000u + ((uint32_t)r << 16); /* a signalling NaN on every rank: rank 0's, quieted */
+    if (i == 8 && r == ranks - 1)
+        return 0xFFC10000u; /* a negative quiet NaN on the last rank */
+    if (i == 9 && r == 1)
+        return 0xFF850000u; /* a signalling NaN after a finite sum: its own, quieted */
+    if (i == 10)
+        return r == 0 ? 0x00800000u : 0x80000000u | (0x00800000u - 0x10000u); /* a subnormal result */
     return (uint32_t)(z & 0x807FFFFFu) | ((uint32_t)(107 + (z >> 40) % 40) << 23);
 }
 
@@ -329,7 +338,56 @@ static void fill_send(mf_format fmt, void *send, size_t n)
     }
 }
 
-static int same_value(float got, float want) { return isnan(want) ? isnan(got) : bits(got) == bits(want); }
+/* The documented sum of two: binary32 nearest-even (this file's FP environment), a NaN operand quieted (the
+ * running sum's first), inf + -inf = 0x7FC00000 */
+static float add_rule(float acc, float x)
+{
+    float s;
+    if (isnan(acc))
+        return flt(bits(acc) | 0x00400000u);
+    if (isnan(x))
+        return flt(bits(x) | 0x00400000u);
+    s = acc + x;
+    return isnan(s) ? flt(0x7FC00000u) : s;
+}
+
+static int same_value(float got, float want) { return bits(got) == bits(want); }
+
+/* A caller's environment unlike the default: round toward zero, and subnormals flushed where the hardware
+ * can (MXCSR's FTZ and DAZ, FPCR.FZ); the sums must not see it, and must leave it as they found it. */
+static unsigned long long env_get(void)
+{
+#if defined(__SSE__) || defined(__x86_64__)
+    return __builtin_ia32_stmxcsr();
+#elif defined(__aarch64__)
+    unsigned long long v;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(v));
+    return v;
+#else
+    return (unsigned long long)fegetround();
+#endif
+}
+static void env_set(unsigned long long v)
+{
+#if defined(__SSE__) || defined(__x86_64__)
+    __builtin_ia32_ldmxcsr((unsigned)v);
+#elif defined(__aarch64__)
+    __asm__ volatile("msr fpcr, %0" : : "r"(v));
+#else
+    fesetround((int)v);
+#endif
+}
+static unsigned long long env_hostile(unsigned long long v)
+{
+#if defined(__SSE__) || defined(__x86_64__)
+    return (v & ~0x6000ull) | 0x6000ull | 0x8040ull; /* RC = toward zero, FTZ, DAZ */
+#elif defined(__aarch64__)
+    return (v & ~(3ull << 22)) | (3ull << 22) | (1ull << 24); /* RMode = toward zero, FZ */
+#else
+    (void)v;
+    return (unsigned long long)FE_TOWARDZERO;
+#endif
+}
 
 /* the shard of rank r, written out (n is small here) */
 static void shard(size_t n, int r, size_t *start, size_t *count)
@@ -340,7 +398,9 @@ static void shard(size_t n, int r, size_t *start, size_t *count)
 
 static void test_sums(void)
 {
-    static const size_t sizes[] = {0, 1, 2, 7, 1000, 1001};
+    /* up to 2 (fewer elements than ranks: empty shards), one chunk, and several chunks of the pipelined
+     * exchange (2^18 elements a chunk in all, src/mpi/mpi.c) with ragged ends */
+    static const size_t sizes[] = {0, 1, 2, 7, 1000, 1001, ((size_t)3 << 18) + 5};
     static const mf_format fmts[] = {MF_FP32, MF_BF16};
     size_t si, i, start, count, st2, ct2;
     int fi, r, rc;
@@ -356,7 +416,7 @@ static void test_sums(void)
             for (i = 0; i < n; i++) {
                 float acc = decoded(fmt, 0, i);
                 for (r = 1; r < ranks; r++)
-                    acc = acc + decoded(fmt, r, i);
+                    acc = add_rule(acc, decoded(fmt, r, i));
                 want[i] = acc;
             }
             memset(recv, 0xCD, n * 4 + 4);
@@ -367,6 +427,22 @@ static void test_sums(void)
                       bits(recv[i]), bits(want[i]));
             CHECK(bits(recv[n]) == 0xCDCDCDCDu, "allreduce_sum wrote past n");
             CHECK(same_on_all(recv, n * 4), "allreduce_sum differs across ranks");
+
+            /* again from the hostile environment: the same bits, and the environment as it was */
+            {
+                const unsigned long long env0 = env_get(), env1 = env_hostile(env0);
+                unsigned long long after;
+                memset(recv, 0xCD, n * 4 + 4);
+                env_set(env1);
+                rc = mf_mpi_allreduce_sum(MPI_COMM_WORLD, fmt, send, recv, n);
+                after = env_get();
+                env_set(env0);
+                CHECK(rc == MF_OK, "allreduce_sum, hostile environment: %d", rc);
+                CHECK(after == env1, "the caller's environment changed: %llx, was %llx", after, env1);
+                for (i = 0; i < n; i++)
+                    CHECK(same_value(recv[i], want[i]), "allreduce_sum, hostile environment, fmt %d n %zu [%zu]: %08x, "
+                          "want %08x", (int)fmt, n, i, bits(recv[i]), bits(want[i]));
+            }
 
             shard(n, rank, &start, &count);
             CHECK(mf_mpi_shard(n, rank, ranks, &st2, &ct2) == MF_OK && st2 == start && ct2 == count, "mf_mpi_shard");
