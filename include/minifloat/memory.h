@@ -179,15 +179,18 @@ typedef struct mf_memory_report {
 } mf_memory_report;
 
 /* Plan the memory of model trained with recipe on cluster into *report.
- * Returns MF_OK or, checked in this order (nothing written on error):
+ * Returns MF_OK or, checked in this order (the cluster, the model, the recipe; nothing written on error):
  *   MF_E_NULL    a pointer is NULL;
- *   MF_E_ARG     a value out of range: arch, zero_stage, zero_rule, recompute, a scaling, layers or
- *                hidden 0, heads 0 (transformer), a width not divisible where it must be (hidden by
- *                heads, heads by kv_heads, hidden or heads by tensor_parallel, gpus by
- *                tensor_parallel), seq 0 (transformer), inputs or outputs 0 (MLP), gpus_per_node or
- *                nodes or tensor_parallel 0, offload_params without stage 3, cpu_buffer_factor
- *                negative or not finite, params < largest_layer_params, a block-scaled tensor whose
- *                contiguous dimension is not a multiple of its block;
+ *   MF_E_ARG     cluster: gpus_per_node, nodes or tensor_parallel 0, more than 65536 GPUs, GPUs not a
+ *                multiple of tensor_parallel, zero_stage not 0..3, zero_rule or recompute out of range,
+ *                offload_params below stage 3, cpu_buffer_factor negative or not finite;
+ *                model: arch out of range; layers 0 with params 0 or below largest_layer_params; hidden
+ *                0; transformer: heads, seq or vocab 0, hidden not a multiple of heads, heads not of
+ *                kv_heads, heads, kv_heads, ffn or vocab not multiples of tensor_parallel, seq *
+ *                micro_batch not a multiple of it with sequence_parallel; MLP: inputs or outputs 0, or
+ *                tensor_parallel above 1; params below largest_layer_params or linear_params;
+ *                recipe: a scaling out of range; later, a block-scaled tensor whose contiguous width is
+ *                not a multiple of its block;
  *   MF_E_FORMAT  a format that a tensor class cannot take (f64, e8m0; an MX scaling with a non-MX
  *                element format; NVFP4 with a format other than e2m1);
  *   MF_E_SIZE    a product or sum overflows 64 bits, or one tensor is larger than mf_storage_bytes
