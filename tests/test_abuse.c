@@ -87,7 +87,10 @@ typedef enum {
     F_DSTATE,  /* a state from mf_fp8_delayed_init after one record and one update */
     F_TENSORS, /* two mf_tensor: p[link] as 32 f32, p[link + 1] as 64 bf16 */
     F_AMAX,    /* one float: 3.5 */
-    F_HOOK     /* an mf_reduce_hook of one rank (the values stay, status 0) */
+    F_HOOK,    /* an mf_reduce_hook of one rank (the values stay, status 0) */
+    F_MMODEL,  /* mf_memory_model_preset("gpt2") */
+    F_MRECIPE, /* mf_memory_recipe_preset("te-fp8-delayed") */
+    F_MCLUSTER /* mf_memory_cluster_default(), 8 GPUs at ZeRO 3 */
 } ab_fill;
 enum { FT_INT = 1, FT_SIZE, FT_FLOAT, FT_DOUBLE };
 
@@ -221,6 +224,12 @@ static int t_elementwise_math(const ab_call *c)
     (void)c;
     return r_ptr(mf_elementwise_math());
 }
+static int t_memory_plan(const ab_call *c) { return mf_memory_plan(c->p[0], c->p[1], c->p[2], c->p[3]); }
+static int t_memory_cluster_default(const ab_call *c) { return mf_memory_cluster_default(c->p[0]); }
+static int t_memory_model_preset(const ab_call *c) { return mf_memory_model_preset(c->p[0], c->p[1]); }
+static int t_memory_recipe_preset(const ab_call *c) { return mf_memory_recipe_preset(c->p[0], c->p[1]); }
+static int t_memory_gpu_preset(const ab_call *c) { return mf_memory_gpu_preset(c->p[0], c->p[1]); }
+static int t_memory_name(const ab_call *c) { return r_ptr(mf_memory_name(c->e[0], 0)); }
 static int t_fp8_max(const ab_call *c) { return mf_fp8_max((mf_format)c->e[0], c->p[0]); }
 static int t_amax(const ab_call *c) { return mf_amax((mf_format)c->e[0], c->p[0], c->n[0], c->p[1]); }
 static int t_scale_from_amax(const ab_call *c)
@@ -466,6 +475,32 @@ static const ab_fn TABLE[] = {
     {"mf_unary_from_name", t_unary_from_name, MF_OK, MF_E_NULL, {.i = {0}},
      {NAMEP("name", 0, "GELU_tanh"), PTR("out", 1, P_REQ, P_OUT, sizeof(mf_unary_op), F_NONE)}, {{0}}, 0, 0},
     {"mf_elementwise_math", t_elementwise_math, MF_OK, MF_E_NULL, {.i = {0}}, {{0}}, {{0}}, 0, 0},
+    /* minifloat/memory.h (the lab) */
+    {"mf_memory_plan", t_memory_plan, MF_OK, MF_E_NULL, {.i = {0}},
+     {PTR("model", 0, P_REQ, P_IN, sizeof(mf_memory_model), F_MMODEL),
+      PTR("recipe", 1, P_REQ, P_IN, sizeof(mf_memory_recipe), F_MRECIPE),
+      PTR("cluster", 2, P_REQ, P_IN, sizeof(mf_memory_cluster), F_MCLUSTER),
+      PTR("report", 3, P_REQ, P_OUT, sizeof(mf_memory_report), F_NONE),
+      FENUM("model->arch", 0, mf_memory_model, arch, 2, MF_E_ARG),
+      FENUMX("recipe->params", 1, mf_memory_recipe, params, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP64, MF_E8M0),
+      FENUM("recipe->act_gemm.scaling", 1, mf_memory_recipe, act_gemm.scaling, MF_MEMORY_SCALING_COUNT, MF_E_ARG),
+      FENUMX("recipe->gemm_weights.format", 1, mf_memory_recipe, gemm_weights.format, MF_FORMAT_COUNT, MF_E_FORMAT,
+             MF_FP64, MF_E8M0),
+      FENUM("cluster->zero_stage", 2, mf_memory_cluster, zero_stage, 4, MF_E_ARG),
+      FENUM("cluster->zero_rule", 2, mf_memory_cluster, zero_rule, 2, MF_E_ARG),
+      FENUM("cluster->recompute", 2, mf_memory_cluster, recompute, 3, MF_E_ARG),
+      FVAL("cluster->cpu_buffer_factor", 2, FT_DOUBLE, mf_memory_cluster, cpu_buffer_factor, MF_E_ARG, NAN, INFINITY,
+           -INFINITY, -1.0)},
+     {{0}}, 0, 0},
+    {"mf_memory_cluster_default", t_memory_cluster_default, MF_OK, MF_E_NULL, {.i = {0}},
+     {PTR("cluster", 0, P_REQ, P_OUT, sizeof(mf_memory_cluster), F_NONE)}, {{0}}, 0, 0},
+    {"mf_memory_model_preset", t_memory_model_preset, MF_OK, MF_E_NULL, {.i = {0}},
+     {NAMEP("name", 0, "Llama3-70B"), PTR("model", 1, P_REQ, P_OUT, sizeof(mf_memory_model), F_NONE)}, {{0}}, 0, 0},
+    {"mf_memory_recipe_preset", t_memory_recipe_preset, MF_OK, MF_E_NULL, {.i = {0}},
+     {NAMEP("name", 0, "NVFP4"), PTR("recipe", 1, P_REQ, P_OUT, sizeof(mf_memory_recipe), F_NONE)}, {{0}}, 0, 0},
+    {"mf_memory_gpu_preset", t_memory_gpu_preset, MF_OK, MF_E_NULL, {.i = {0}},
+     {NAMEP("name", 0, "b200"), PTR("bytes", 1, P_REQ, P_OUT, sizeof(uint64_t), F_NONE)}, {{0}}, 0, 0},
+    {"mf_memory_name", t_memory_name, MF_OK, MF_E_NULL, {.e = {3}}, {ENUM("kind", 0, 4, AB_NULLRET)}, {{0}}, 0, 0},
     /* minifloat/fp8_scaling.h */
     {"mf_fp8_max", t_fp8_max, MF_OK, MF_E_NULL, {.e = {MF_FP8_E5M2}},
      {ENUMX("fp8_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT, MF_FP16, MF_FP6_E2M3, MF_E8M0),
@@ -819,6 +854,25 @@ static void fill(const ab_fn *f, ab_call *c)
             o.src_format = MF_FP32;
             o.scale = 1.0;
             memcpy(b, &o, sizeof o);
+            break;
+        }
+        case F_MMODEL: {
+            mf_memory_model m;
+            mf_memory_model_preset("gpt2", &m);
+            memcpy(b, &m, sizeof m);
+            break;
+        }
+        case F_MRECIPE: {
+            mf_memory_recipe r;
+            mf_memory_recipe_preset("te-fp8-delayed", &r);
+            memcpy(b, &r, sizeof r);
+            break;
+        }
+        case F_MCLUSTER: {
+            mf_memory_cluster k;
+            mf_memory_cluster_default(&k);
+            k.gpus_per_node = 8, k.zero_stage = 3, k.gpu_bytes = 80ull << 30;
+            memcpy(b, &k, sizeof k);
             break;
         }
         case F_SCALER: {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* minifloat/lab.h - the overflow lab: what a format does to a tensor (mf_analyze, minifloat/analyze.h)
  * and the activation functions of training as mixed-precision kernels compute them (mf_unary,
- * mf_softmax, minifloat/elementwise.h).
+ * mf_softmax, minifloat/elementwise.h), and what a training run keeps in memory per precision recipe
+ * (mf_memory_plan, minifloat/memory.h).
  *
  *   #include <minifloat/lab.h>      // includes <minifloat.h>
  *
@@ -15,5 +16,6 @@
 #include "../minifloat.h"
 #include "analyze.h"
 #include "elementwise.h"
+#include "memory.h"
 
 #endif /* MINIFLOAT_LAB_H */

@@ -16,6 +16,7 @@ MF_HD MF_INLINE int mf_hygiene_failures(void)
     int bad = 0;
     mf_philox4x32 zero = {{0u, 0u, 0u, 0u}};
     mf_unary_op op = MF_UNARY_GELU_TANH;
+    mf_memory_part part = MF_MEMORY_PART_GATHER;
     /* e4m3 neighbours of 3.3 are 3.25 (0x45) and 3.5 (0x46); 3.3 is nearer 3.25 */
     bad += mf_e4m3_bits(mf_f32_to_e4m3_rn_sat(3.3f)) != 0x45u;
     /* 464 is the midpoint of 448 (0x7E, even) and the virtual 480: ties to even */
@@ -35,6 +36,7 @@ MF_HD MF_INLINE int mf_hygiene_failures(void)
     bad += mf_philox4x32_10(zero, 0u, 0u).v[0] != 0x6627e8d5u;
     /* the lab's enumeration: six operations, the last one gelu_tanh */
     bad += (int)op != MF_UNARY_COUNT - 1;
+    bad += (int)part != MF_MEMORY_PART_COUNT - 1;
     return bad;
 }
 

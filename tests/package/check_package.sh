@@ -65,6 +65,7 @@ if [ "$lab" = 1 ]; then
          "minifloat_lab; shared and static) consumers ran"
 else
     test ! -e "$scratch/prefix/include/minifloat/lab.h"
+    test ! -e "$scratch/prefix/include/minifloat/memory.h"
     test -z "$(find "$scratch/prefix" -name 'minifloat_lab.pc' -o -name 'libminifloat_lab*')"
     echo "package: find_package (shared, static, headers) and pkg-config (shared and static) consumers ran;" \
          "no lab installed"

@@ -358,3 +358,15 @@ void cli_format_code(char *buf, size_t size, const mf_format_desc *d, uint64_t c
 {
     snprintf(buf, size, "0x%0*llx", cli_hex_digits(d->bits), (unsigned long long)code);
 }
+
+int cli_parse_svg_path(const cli_voice *v, const char *opt, int r, const char *val, const char **out)
+{
+    size_t len;
+    if (r < 0)
+        return cli_usage_error(v, "option '%s' needs a value", opt);
+    len = strlen(val);
+    if (len < 5 || !cli_name_eq(val + len - 4, ".svg"))
+        return cli_usage_error(v, "%s: the file name must end in .svg ('%s')", opt, val);
+    *out = val;
+    return 0;
+}

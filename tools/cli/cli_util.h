@@ -65,6 +65,10 @@ typedef int (*cli_lookup)(const char *name, int *item);
 int cli_parse_list(const cli_voice *v, const char *opt, const char *noun, const char *list, cli_lookup lookup,
                    const char *known, int *items, int max, int *n);
 
+/* The value of an option naming an SVG file to write (r and val as cli_opt_value gave them for option
+ * opt): 0 and *out = val, or a usage error (a missing value, a name not ending in .svg). */
+int cli_parse_svg_path(const cli_voice *v, const char *opt, int r, const char *val, const char **out);
+
 /* ---- compatibility profiles (docs/compat.md) ---------------------------------------------------- */
 
 /* The profile names, "default cuda ml_dtypes torch onnx", from mf_profile_name. */

@@ -12,6 +12,7 @@ int cli_analyze_main(int argc, char **argv);
 int cli_plan_main(int argc, char **argv);
 int cli_train_demo_main(int argc, char **argv);
 int cli_gemm_lab_main(int argc, char **argv);
+int cli_memory_main(int argc, char **argv);
 
 /* The usage lines of analyze, for `minifloat --help`. */
 extern const char cli_analyze_usage[];

@@ -222,13 +222,8 @@ static int parse_options(int argc, char **argv, lab_options *o)
             if (r < 0 || !cli_parse_uint(val, UINT64_MAX, &o->seed))
                 return cli_usage_error(&voice, "--seed needs an unsigned 64-bit number");
         } else if ((r = cli_opt_value(argc, argv, &i, "--plot", NULL, &val)) != 0) {
-            size_t len;
-            if (r < 0)
-                return cli_usage_error(&voice, "option '%s' needs a value", a);
-            len = strlen(val);
-            if (len < 5 || !cli_name_eq(val + len - 4, ".svg"))
-                return cli_usage_error(&voice, "--plot: the file name must end in .svg ('%s')", val);
-            o->plot = val;
+            if ((rc = cli_parse_svg_path(&voice, "--plot", r, val, &o->plot)) != 0)
+                return rc;
         } else if (a[0] == '-') {
             return cli_usage_error(&voice, "unknown option '%s'", a);
         } else {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/cli/main.c - the minifloat command-line tool: help, version, and dispatch to the commands. */
-/* Each command has its own file (info.c, show.c, convert.c, analyze.c, plan.c, train_demo_cmd.c, gemm_lab.c);
+/* Each command has its own file (info.c, show.c, convert.c, analyze.c, plan.c, train_demo_cmd.c, gemm_lab.c,
+ * memory.c);
  * the tool uses only the public API of <minifloat.h>. docs/cli.md describes the commands. */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ static const char usage_text[] =
     "       minifloat plan --gemm A B [--accum MODEL] [--scale-a KIND] [--scale-b KIND]\n"
     "       minifloat train-demo [options]   (minifloat train-demo --help)\n"
     "       minifloat gemm-lab [options]     (minifloat gemm-lab --help)\n"
+    "       minifloat memory [options]       (minifloat memory --help)\n"
     "       minifloat help | --help | --version\n"
     "\n"
     "formats: %s,\n"
@@ -67,6 +69,7 @@ static const char usage_text[] =
     "                   without loss scaling), FP8 and MXFP8; see minifloat train-demo --help\n"
     "gemm-lab           mf_gemm's accumulation error (FP32, tensor-core models, promotion) against\n"
     "                   the exact dot product as K grows; see minifloat gemm-lab --help\n"
+    "memory             training memory per GPU, per precision recipe\n"
     "\n"
     "exit status: 0 success, 1 data or I/O error, 2 usage error\n";
 
@@ -112,8 +115,10 @@ static int run_command(int argc, char **argv)
         return cli_train_demo_main(argc, argv);
     if (strcmp(cmd, "gemm-lab") == 0)
         return cli_gemm_lab_main(argc, argv);
+    if (strcmp(cmd, "memory") == 0)
+        return cli_memory_main(argc, argv);
     return cli_usage_error(
-        &cli_tool, "unknown command '%s' (info, show, convert, analyze, plan, train-demo, gemm-lab, help)", cmd);
+        &cli_tool, "unknown command '%s' (info, show, convert, analyze, plan, train-demo, gemm-lab, memory, help)", cmd);
 }
 
 /* Every command's standard output checked once at the end: a write that failed (a full disk, a closed

@@ -64,11 +64,14 @@ static void make_spirals(float *x, int *y, int n, float turns, float noise, demo
 
 enum { T_ACT, T_WEIGHT, T_BIAS, T_OUT, T_GRAD, T_GRADW };
 
-static void *xcalloc(size_t n, size_t size, int *fail)
+/* calloc that counts the bytes it was asked for into *count */
+static void *xcalloc(size_t n, size_t size, int *fail, uint64_t *count)
 {
     void *q = calloc(n ? n : 1, size);
     if (!q)
         *fail = 1;
+    else
+        *count += (uint64_t)(n ? n : 1) * size;
     return q;
 }
 
@@ -102,39 +105,39 @@ int demo_trainer_init(demo_trainer *t, const demo_params *p, demo_config cfg)
         y->in = l == 0 ? DEMO_N_INPUT : p->hidden;
         y->out = l == t->nl - 1 ? DEMO_N_CLASSES : p->hidden;
         nw = (size_t)y->in * (size_t)y->out;
-        y->w = xcalloc(nw, sizeof(float), &fail);
-        y->mw = xcalloc(nw, sizeof(float), &fail);
-        y->vw = xcalloc(nw, sizeof(float), &fail);
-        y->wq = xcalloc(nw, sizeof(float), &fail);
-        y->wt = xcalloc(nw, sizeof(float), &fail);
-        y->gw = xcalloc(nw, sizeof(float), &fail);
-        y->b = xcalloc((size_t)y->out, sizeof(float), &fail);
-        y->mb = xcalloc((size_t)y->out, sizeof(float), &fail);
-        y->vb = xcalloc((size_t)y->out, sizeof(float), &fail);
-        y->bq = xcalloc((size_t)y->out, sizeof(float), &fail);
-        y->gb = xcalloc((size_t)y->out, sizeof(float), &fail);
-        y->xq = xcalloc(B * (size_t)y->in, sizeof(float), &fail);
-        y->z = xcalloc(B * (size_t)y->out, sizeof(float), &fail);
-        y->dz = xcalloc(B * (size_t)y->out, sizeof(float), &fail);
+        y->w = xcalloc(nw, sizeof(float), &fail, &t->mem.master);
+        y->mw = xcalloc(nw, sizeof(float), &fail, &t->mem.optimizer);
+        y->vw = xcalloc(nw, sizeof(float), &fail, &t->mem.optimizer);
+        y->wq = xcalloc(nw, sizeof(float), &fail, &t->mem.params);
+        y->wt = xcalloc(nw, sizeof(float), &fail, &t->mem.transposed);
+        y->gw = xcalloc(nw, sizeof(float), &fail, &t->mem.grads);
+        y->b = xcalloc((size_t)y->out, sizeof(float), &fail, &t->mem.master);
+        y->mb = xcalloc((size_t)y->out, sizeof(float), &fail, &t->mem.optimizer);
+        y->vb = xcalloc((size_t)y->out, sizeof(float), &fail, &t->mem.optimizer);
+        y->bq = xcalloc((size_t)y->out, sizeof(float), &fail, &t->mem.params);
+        y->gb = xcalloc((size_t)y->out, sizeof(float), &fail, &t->mem.grads);
+        y->xq = xcalloc(B * (size_t)y->in, sizeof(float), &fail, &t->mem.activations);
+        y->z = xcalloc(B * (size_t)y->out, sizeof(float), &fail, &t->mem.activations);
+        y->dz = xcalloc(B * (size_t)y->out, sizeof(float), &fail, &t->mem.activations);
     }
     maxn = B * H > H * H ? B * H : H * H;
-    t->xtrain = xcalloc((size_t)p->n_train * DEMO_N_INPUT, sizeof(float), &fail);
-    t->ytrain = xcalloc((size_t)p->n_train, sizeof(int), &fail);
-    t->xtest = xcalloc((size_t)p->n_test * DEMO_N_INPUT, sizeof(float), &fail);
-    t->ytest = xcalloc((size_t)p->n_test, sizeof(int), &fail);
-    t->perm = xcalloc((size_t)p->n_train, sizeof(int), &fail);
-    t->xb = xcalloc(B * DEMO_N_INPUT, sizeof(float), &fail);
-    t->yb = xcalloc(B, sizeof(int), &fail);
-    t->dx = xcalloc(B * H, sizeof(float), &fail);
-    t->tmp = xcalloc(maxn, sizeof(float), &fail);
-    t->u16 = xcalloc(maxn, sizeof(uint16_t), &fail);
-    t->u8 = xcalloc(maxn, 1, &fail);
-    t->u8b = xcalloc(maxn, 1, &fail);
-    t->scales = xcalloc(maxn / 32 + 1, 1, &fail);
-    t->eval_a = xcalloc(B * H, sizeof(float), &fail);
-    t->eval_b = xcalloc(B * H, sizeof(float), &fail);
+    t->xtrain = xcalloc((size_t)p->n_train * DEMO_N_INPUT, sizeof(float), &fail, &t->mem.other);
+    t->ytrain = xcalloc((size_t)p->n_train, sizeof(int), &fail, &t->mem.other);
+    t->xtest = xcalloc((size_t)p->n_test * DEMO_N_INPUT, sizeof(float), &fail, &t->mem.other);
+    t->ytest = xcalloc((size_t)p->n_test, sizeof(int), &fail, &t->mem.other);
+    t->perm = xcalloc((size_t)p->n_train, sizeof(int), &fail, &t->mem.other);
+    t->xb = xcalloc(B * DEMO_N_INPUT, sizeof(float), &fail, &t->mem.other);
+    t->yb = xcalloc(B, sizeof(int), &fail, &t->mem.other);
+    t->dx = xcalloc(B * H, sizeof(float), &fail, &t->mem.activations);
+    t->tmp = xcalloc(maxn, sizeof(float), &fail, &t->mem.other);
+    t->u16 = xcalloc(maxn, sizeof(uint16_t), &fail, &t->mem.other);
+    t->u8 = xcalloc(maxn, 1, &fail, &t->mem.other);
+    t->u8b = xcalloc(maxn, 1, &fail, &t->mem.other);
+    t->scales = xcalloc(maxn / 32 + 1, 1, &fail, &t->mem.other);
+    t->eval_a = xcalloc(B * H, sizeof(float), &fail, &t->mem.other);
+    t->eval_b = xcalloc(B * H, sizeof(float), &fail, &t->mem.other);
     if (cfg == DEMO_FP8)
-        t->states = xcalloc((size_t)t->nl * 3, sizeof(mf_fp8_delayed), &fail);
+        t->states = xcalloc((size_t)t->nl * 3, sizeof(mf_fp8_delayed), &fail, &t->mem.scaling);
     if (fail) {
         demo_trainer_free(t);
         return MF_E_SIZE;
@@ -161,6 +164,7 @@ int demo_trainer_init(demo_trainer *t, const demo_params *p, demo_config cfg)
         int rc;
         lc.growth_interval = p->ls_growth_interval;
         rc = mf_loss_scaler_init(&t->scaler, &lc);
+        t->mem.scaling += sizeof t->scaler; /* held in the trainer, not allocated */
         if (rc != MF_OK) {
             demo_trainer_free(t);
             return rc;

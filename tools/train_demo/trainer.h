@@ -25,6 +25,19 @@ typedef struct demo_layer {
     mf_fp8_delayed *st_x, *st_w, *st_dz; /* fp8 delayed-scaling states of the three GEMM operands */
 } demo_layer;
 
+/* Bytes demo_trainer_init allocated, by what they hold (counted at each calloc): the planner's parts
+ * (mf_memory_plan, <minifloat/memory.h>) and what it does not plan (the data set, scratch). */
+typedef struct demo_memory {
+    uint64_t master;      /* w, b: the FP32 master weights */
+    uint64_t params;      /* wq, bq: the rounded copies the passes read (binary32 holding rounded values) */
+    uint64_t transposed;  /* wt: the transposed copy of each rounded weight */
+    uint64_t grads;       /* gw, gb */
+    uint64_t optimizer;   /* mw, vw, mb, vb: Adam's moments */
+    uint64_t scaling;     /* fp8: the delayed-scaling states; fp16-ls: the loss scaler (in the struct) */
+    uint64_t activations; /* xq, z, dz per layer; dx */
+    uint64_t other;       /* data set, batch, order, scratch, evaluation buffers, MX scales scratch */
+} demo_memory;
+
 typedef struct demo_trainer {
     demo_params p;
     demo_config cfg;
@@ -51,6 +64,7 @@ typedef struct demo_trainer {
     int rows;          /* rows of xb the next pass uses; 0 = p.batch (data_parallel.c: a rank's slice) */
     int grad_batch;    /* the loss gradient's divisor; 0 = the pass's rows (data-parallel: the global
                           batch, so that the slices' gradients add up to the batch's) */
+    demo_memory mem;   /* what demo_trainer_init allocated */
 } demo_trainer;
 
 /* ---- model.c ------------------------------------------------------------------------------------ */
