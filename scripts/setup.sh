@@ -91,10 +91,10 @@ run_tsan() {
     cmake --build build-tsan -j "$jobs" --target test_threads test_gemm test_gemm_dp test_gemm_exact test_gemm_tc
     ./build-tsan/tests/test_threads
     # the thread team (src/team.c) under mf_gemm: the FP32 work queue (fma and pair kernels), the exact integer
-    # kernels, the tensor-core models' threads; test_gemm on a quarter of its cases
+    # kernels, the tensor-core models' threads; test_gemm and test_gemm_exact on a quarter of their cases
     MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm
     ./build-tsan/tests/test_gemm_dp
-    ./build-tsan/tests/test_gemm_exact
+    MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm_exact
     ./build-tsan/tests/test_gemm_tc
     step_done "ThreadSanitizer (test_threads, test_gemm, test_gemm_dp, test_gemm_exact, test_gemm_tc)"
 }
