@@ -54,14 +54,6 @@ MF_V void bk_hw16_sat(uint16_t *p, const int bf16)
     v_store_u16(p, v_blend(v_eq(v_and(c, v_set1(0x7FFFu)), v_set1(inf)), c, v_sub(c, v_set1(1))));
 }
 
-/* max of f16 or bf16 as binary32 bits */
-MF_V uint32_t bk_hw16_max_bits(const int bf16)
-{
-    const mf__fmt f = mf__fmt_get(bf16 ? MF_BF16 : MF_FP16);
-    const uint32_t maxc = (uint32_t)mf__fmt_max_code(f), e = (maxc >> f.man) - (uint32_t)f.bias + 127u;
-    return e << 23 | (maxc & ((1u << f.man) - 1u)) << (23 - f.man);
-}
-
 /* Binary32 bits with |x| in (max, inf] made +-max, NaNs kept (integer operations: no flag, no DAZ). A
  * saturating conversion gives +-max for those in every mode, and rounds every |x| <= max as the IEEE
  * conversion does, so the instruction on the clamped value gives the saturating code: rn and rz of
@@ -88,7 +80,7 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
                          const int sat)
 {
     const int clamp = sat && S == MF_FP32, mend = sat && !clamp;
-    const uint32_t maxbits = bk_hw16_max_bits(bf16);
+    const uint32_t maxbits = k_max_bits(bf16 ? MF_BF16 : MF_FP16);
 #define BK_LD(j) (clamp ? bk_hw16_clamp(bk_load32(S, src, (j)), maxbits) : bk_load32(S, src, (j)))
     size_t i = 0;
     /* f32 -> f16 with hw_f16_acc: blocks of BK_F16_BLK stored plainly, then mended if the block's

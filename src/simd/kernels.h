@@ -228,6 +228,16 @@ MF_V int k_sat_like(const mf_format fmt, const mf_overflow o)
     return o == MF_OVERFLOW_SATURATE || mf__fmt_get(fmt).kind == MF__KIND_NONE;
 }
 
+/* The format's largest finite value as binary32 bits (max is normal and within binary32's range for every
+ * format that asks: k_rn_tab_ok's and the 16-bit formats) */
+MF_V uint32_t k_max_bits(const mf_format fmt)
+{
+    const mf__fmt f = mf__fmt_get(fmt);
+    const uint64_t maxc = mf__fmt_max_code(f);
+    return (uint32_t)(((maxc >> f.man) - (uint64_t)f.bias + 127) << 23) |
+           (uint32_t)((maxc & (((uint64_t)1 << f.man) - 1)) << (23 - f.man));
+}
+
 #ifdef V_HAS_TABLE32
 /* ---- binary32 -> a narrow format, rn, no statistics: k_round_rn_fast with a table ------------------
  * |x| can first be clamped to max itself (rounding is monotonic and max is on the grid, so
@@ -288,8 +298,7 @@ MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
     /* 2^(q - 1) */
     r.hlo = v_add(r.rlo, v_set1((w - 1) << 23));
     r.hhi = v_add(r.rhi, v_set1((w - 1) << 23));
-    r.maxbits = v_set1((uint32_t)(((maxc >> f.man) - (uint64_t)f.bias + 127) << 23) |
-                       (uint32_t)((maxc & (((uint64_t)1 << f.man) - 1)) << (23 - f.man)));
+    r.maxbits = v_set1(k_max_bits(fmt));
     r.maxnext = v_add(r.maxbits, v_set1(1u << (23 - f.man))); /* max is normal: one place up */
     r.emin = v_set1(emin_b);
     r.nan = v_set1((uint32_t)mf__fmt_nan_code(f));
