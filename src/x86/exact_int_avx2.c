@@ -25,7 +25,7 @@ typedef char xi_tile_is_8x32[MR == 8 && NR == 32 ? 1 : -1]; /* the passes below 
 
 /* one row's products with B's two vectors: int16 lanes (i8) or int32 lanes (i16). The adds are written in place
  * (asm): left to itself GCC 12 computes each sum into a fresh register and copies it back, and the copies, though
- * free in the ALUs, take the dispatch slots this loop is bound by (measured: 8 % slower). */
+ * free in the ALUs, take the dispatch slots this loop is bound by (the figure in docs/perf/tuning.md). */
 #define XI_ACC(s, p, INS) __asm__(INS " %1, %0, %0" : "+x"(s) : "x"(p))
 #define XI_ROW(r)                                                                                                      \
     do {                                                                                                               \
