@@ -35,6 +35,16 @@ static const mf_format FMTS[] = {MF_FP4_E2M1, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP8_E
 #define N_FMTS 5
 static const mf_format C_FMTS[] = {MF_FP32, MF_FP16, MF_BF16};
 
+/* acc += a * b, exactly: the product of two doubles fits the 128 bits of t, and acc is wide enough for every sum
+ * here; MPFR's ternary value proves each step exact, so a too narrow reference fails instead of rounding */
+static void acc_add_prod(mpfr_t acc, mpfr_t t, double a, double b)
+{
+    int inexact = mpfr_set_d(t, a, MPFR_RNDN);
+    inexact |= mpfr_mul_d(t, t, b, MPFR_RNDN);
+    inexact |= mpfr_add(acc, acc, t, MPFR_RNDN);
+    MF_EXPECT(inexact == 0, "the MPFR reference rounded (%a * %a)", a, b);
+}
+
 static ref_format ref_of(mf_format f)
 {
     switch (f) {
@@ -139,7 +149,7 @@ static void run_case(xcase *g, const int *qa, const int *qb)
              mf_format_name(g->fa), mf_format_name(g->fb), mf_format_name(g->fc), (double)g->alpha, (double)g->beta,
              (int)g->o.round, (int)g->o.overflow, g->o.threads, g->mx_a, g->mx_b, g->nv, (double)g->amax_a,
              (double)g->amax_b);
-    mpfr_init2(acc, 4096), mpfr_init2(t, 4096);
+    mpfr_init2(acc, 4096), mpfr_init2(t, 128);
     memset(&want, 0, sizeof want);
     memcpy(Cref, Cbuf, cbytes);
     for (size_t i = 0; i < g->m; i++)
@@ -152,9 +162,7 @@ static void run_case(xcase *g, const int *qa, const int *qb)
                                                   : elem(g->fa, CA[i * g->k + p], qa ? qa[i * nb + p / L] : -1);
                     const double eb = g->nv && qb ? elem_nv(CB[p * g->n + j], qb[j * nb + p / L], g->amax_b)
                                                   : elem(g->fb, CB[p * g->n + j], qb ? qb[j * nb + p / L] : -1);
-                    mpfr_set_d(t, ea, MPFR_RNDN);
-                    mpfr_mul_d(t, t, eb, MPFR_RNDN);
-                    mpfr_add(acc, acc, t, MPFR_RNDN);
+                    acc_add_prod(acc, t, ea, eb);
                 }
                 mpfr_mul_d(acc, acc, g->alpha, MPFR_RNDN);
                 mpfr_mul_d(acc, acc, scale_of(&g->o.scale_a, SAV, i), MPFR_RNDN);
@@ -664,14 +672,13 @@ static unsigned long xi_driver_case(const mf__xi_kernel *k, mf_format fa, mf_for
     got.n = n, got.v = vals, got.exp = 0;
     before = __atomic_load_n(&n_mx_calls, __ATOMIC_RELAXED);
     ck_assert_int_eq(mf__xi_run(&c), MF_OK);
-    mpfr_init2(acc, 4096), mpfr_init2(t, 4096), mpfr_init2(v, 4096);
+    mpfr_init2(acc, 4096), mpfr_init2(t, 128), mpfr_init2(v, 4096);
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) {
             mpfr_set_zero(acc, 1);
             for (size_t p = 0; p < kk; p++) {
-                mpfr_set_d(t, elem(fa, CA[i * kk + p], QA[i * k32 + p / 32]), MPFR_RNDN);
-                mpfr_mul_d(t, t, elem(fb, CB[p * n + j], QB[j * k32 + p / 32]), MPFR_RNDN);
-                mpfr_add(acc, acc, t, MPFR_RNDN);
+                acc_add_prod(acc, t, elem(fa, CA[i * kk + p], QA[i * k32 + p / 32]),
+                             elem(fb, CB[p * n + j], QB[j * k32 + p / 32]));
             }
             mpfr_set_sj(v, vals[i * n + j], MPFR_RNDN);
             mpfr_mul_2si(v, v, got.exp, MPFR_RNDN);
@@ -761,15 +768,14 @@ static int xi_wide_case(const mf__xi_kernel *k, int spread, int abase, float spe
     rc = mf__xi_run(&c);
     if (rc != MF_OK || !check)
         return rc;
-    mpfr_init2(acc, 4096), mpfr_init2(t, 4096), mpfr_init2(v, 4096);
+    mpfr_init2(acc, 4096), mpfr_init2(t, 128), mpfr_init2(v, 4096);
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) {
             mpfr_set_zero(acc, 1);
             for (size_t p = 0; p < kk; p++) { /* each element x * s rounded to binary32 (x * s exact in binary64) */
                 const double x = ref_decode(ref_of(c.a.fmt), CA[i * kk + p]), y = ref_decode(ref_of(fb), CB[p * n + j]);
-                mpfr_set_d(t, c.a.nvs ? (double)(float)(x * (double)sa[i * nq + p / 16]) : x, MPFR_RNDN);
-                mpfr_mul_d(t, t, nvb ? (double)(float)(y * (double)sb[j * nq + p / 16]) : y, MPFR_RNDN);
-                mpfr_add(acc, acc, t, MPFR_RNDN);
+                acc_add_prod(acc, t, c.a.nvs ? (double)(float)(x * (double)sa[i * nq + p / 16]) : x,
+                             nvb ? (double)(float)(y * (double)sb[j * nq + p / 16]) : y);
             }
             mpfr_set_sj(v, w_hi[i * n + j], MPFR_RNDN);
             mpfr_mul_2si(v, v, 64, MPFR_RNDN);
