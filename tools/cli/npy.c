@@ -337,7 +337,7 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
     lexer x;
     int have_descr = 0, have_fortran = 0, have_shape = 0, fortran = 0, rc, cut_descr = 0, i, any_zero = 0;
     size_t k, count = 1;
-    char descr[16];
+    char descr[32]; /* "float8_e4m3b11fnuz" is the longest a file may name */
 
     x.s = x.p = h;
     x.end = h + hlen;

@@ -67,7 +67,7 @@ typedef struct cli_npy_array {
     int ndim;                  /* 0 for a scalar */
     size_t shape[CLI_NPY_MAX_DIMS];
     size_t count;              /* product of the shape (1 for a scalar, 0 if a dimension is 0) */
-    char descr[16];            /* the descr string as written, e.g. "<f4" */
+    char descr[32];            /* the descr string as written, e.g. "<f4" or "float8_e4m3fn" */
     int version;               /* major format version: 1, 2 or 3 */
     size_t data_offset;        /* where the data start in the file */
     void *data;                /* count * elem_size bytes in host byte order (malloc'd; NULL if count
