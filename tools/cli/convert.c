@@ -8,10 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <minifloat.h>
-
-#include <unistd.h>
 
 #include "cli_util.h"
 #include "commands.h"
