@@ -10,6 +10,7 @@
  * give its own error code and a message, leave the output untouched, and never crash; every proper
  * prefix of a good file must be refused. cli_npy_read_file must agree with cli_npy_parse.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -142,6 +143,21 @@ static const good_case goods[] = {
     {"3-D", 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (2, 1, 2), }", CLI_NPY_NO_HINT,
      {0x00, 0xc0, 0x00, 0x3c, 0x00, 0x7c, 0x00, 0x00}, 8, /* -2, 1, inf, 0 */
      MF_FP16, 2, 4, 3, {2, 1, 2}, -2.0},
+    /* dtype names as descr: what cli_npy_write_header writes (and ml_dtypes users write by hand) */
+    {"ml_dtypes name 'float8_e4m3fn'", 1, "{'descr': 'float8_e4m3fn', 'fortran_order': False, 'shape': (3,), }",
+     CLI_NPY_NO_HINT, {0x38, 0x40, 0xc4}, 3, /* 1, 2, -3 */
+     MF_FP8_E4M3, 1, 3, 1, {3}, 1.0},
+    {"ml_dtypes name 'bfloat16'", 1, "{'descr': 'bfloat16', 'fortran_order': False, 'shape': (2,), }",
+     CLI_NPY_NO_HINT, {0x80, 0x3f, 0x00, 0x40}, 4, MF_BF16, 2, 2, 1, {2}, 1.0},
+    {"the longest name, 'float8_e4m3b11fnuz'", 1,
+     "{'descr': 'float8_e4m3b11fnuz', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT, {0x58}, 1,
+     /* 1 = 0|1011|000 (bias 11) */
+     MF_FP8_E4M3B11FNUZ, 1, 1, 1, {1}, 1.0},
+    {"'float4_e2m1fn' by name: a hint has no say", 1,
+     "{'descr': 'float4_e2m1fn', 'fortran_order': False, 'shape': (2,), }", MF_FP8_E4M3, {0x02, 0x0d}, 2,
+     MF_FP4_E2M1, 1, 2, 1, {2}, 1.0},
+    {"numpy name 'float32'", 1, "{'descr': 'float32', 'fortran_order': False, 'shape': (1,), }", CLI_NPY_NO_HINT,
+     {0x00, 0x00, 0x80, 0x3f}, 4, MF_FP32, 4, 1, 1, {1}, 1.0},
 };
 
 static double first_value(const cli_npy_array *a)
@@ -201,7 +217,7 @@ START_TEST(test_good_files)
         cli_npy_free(&a); /* twice is safe */
         checked++;
     }
-    ck_assert_int_eq(checked, 18);
+    ck_assert_int_eq(checked, 23);
 }
 END_TEST
 
@@ -602,6 +618,163 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* ---- the writer ----------------------------------------------------------------------------------- */
+
+/* What the writer must name each format: numpy's descr for its own floats, ml_dtypes' dtype names for the
+ * rest (ml_dtypes/__init__.py), written here by hand. */
+static const struct {
+    mf_format f;
+    const char *descr;
+    size_t elem;
+} written[] = {
+    {MF_FP32, "<f4", 4},
+    {MF_FP16, "<f2", 2},
+    {MF_BF16, "bfloat16", 2},
+    {MF_FP8_E4M3, "float8_e4m3fn", 1},
+    {MF_FP8_E5M2, "float8_e5m2", 1},
+    {MF_FP6_E2M3, "float6_e2m3fn", 1},
+    {MF_FP6_E3M2, "float6_e3m2fn", 1},
+    {MF_FP4_E2M1, "float4_e2m1fn", 1},
+    {MF_E8M0, "float8_e8m0fnu", 1},
+    {MF_FP64, "<f8", 8},
+    {MF_FP8_E4M3FNUZ, "float8_e4m3fnuz", 1},
+    {MF_FP8_E5M2FNUZ, "float8_e5m2fnuz", 1},
+    {MF_FP8_E4M3B11FNUZ, "float8_e4m3b11fnuz", 1},
+    {MF_FP8_E4M3IEEE, "float8_e4m3", 1},
+    {MF_FP8_E3M4, "float8_e3m4", 1},
+};
+
+/* The header cli_npy_write_header writes for f and shape, then count * elem zero bytes, into f. */
+static void write_npy(file *out, mf_format fmt, const size_t *shape, int ndim, size_t data_bytes)
+{
+    FILE *fp = tmpfile();
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(cli_npy_write_header(fp, fmt, shape, ndim), 0);
+    while (data_bytes--)
+        ck_assert_int_ne(fputc(0, fp), EOF);
+    rewind(fp);
+    out->n = fread(out->b, 1, sizeof out->b, fp);
+    ck_assert(!ferror(fp) && feof(fp));
+    fclose(fp);
+}
+
+START_TEST(test_write_header)
+{
+    static const size_t shapes[][3] = {{0}, {5}, {2, 3}, {0, 7}};
+    static const int ndims[] = {0, 1, 2, 2};
+    size_t i, j, big[CLI_NPY_MAX_DIMS + 1];
+    int checked = 0, k;
+    ck_assert_int_eq((int)(sizeof written / sizeof written[0]), MF_FORMAT_COUNT);
+    for (i = 0; i < sizeof written / sizeof written[0]; i++) {
+        ck_assert_str_eq(cli_npy_descr(written[i].f), written[i].descr);
+        ck_assert_uint_eq(cli_npy_elem_size(written[i].f), written[i].elem);
+        for (j = 0; j < sizeof ndims / sizeof ndims[0]; j++) {
+            size_t count = 1;
+            file f;
+            cli_npy_array a;
+            char err[256] = "", dict[256];
+            int rc;
+            for (k = 0; k < ndims[j]; k++)
+                count *= shapes[j][k];
+            write_npy(&f, written[i].f, shapes[j], ndims[j], count * written[i].elem);
+            /* numpy's layout: version 1.0, the data at a multiple of 64, the header ended by '\n' */
+            ck_assert_uint_ge(f.n, 64);
+            MF_EXPECT(memcmp(f.b, "\x93NUMPY\x01\x00", 8) == 0, "%s: preamble", written[i].descr);
+            MF_EXPECT((10 + f.b[8] + 256u * f.b[9]) % 64 == 0, "%s: data offset", written[i].descr);
+            MF_EXPECT(f.b[9 + f.b[8] + 256u * f.b[9]] == '\n', "%s: the header ends with a newline", written[i].descr);
+            snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", written[i].descr,
+                     ndims[j] == 0 ? "()" : ndims[j] == 1 ? "(5,)" : j == 2 ? "(2, 3)" : "(0, 7)");
+            MF_EXPECT(memcmp(f.b + 10, dict, strlen(dict)) == 0, "%s: dict '%.60s'", dict, (const char *)f.b + 10);
+            /* read back without a hint */
+            rc = parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err);
+            MF_EXPECT(rc == CLI_NPY_OK, "%s, ndim %d: rc %d (%s)", written[i].descr, ndims[j], rc, err);
+            if (rc != CLI_NPY_OK)
+                continue;
+            MF_EXPECT(a.format == written[i].f && a.elem_size == written[i].elem && a.count == count &&
+                          a.ndim == ndims[j] && strcmp(a.descr, written[i].descr) == 0,
+                      "%s, ndim %d: read back as format %d, %zu elements", written[i].descr, ndims[j], (int)a.format,
+                      a.count);
+            for (k = 0; k < ndims[j]; k++)
+                MF_EXPECT(a.shape[k] == shapes[j][k], "%s: shape[%d]", written[i].descr, k);
+            cli_npy_free(&a);
+            checked++;
+        }
+    }
+    ck_assert_int_eq(checked, MF_FORMAT_COUNT * 4);
+    /* the most dimensions there may be, each 1: still one version-1.0 header */
+    for (k = 0; k <= CLI_NPY_MAX_DIMS; k++)
+        big[k] = 1;
+    {
+        file f;
+        cli_npy_array a;
+        char err[256] = "";
+        write_npy(&f, MF_FP16, big, CLI_NPY_MAX_DIMS, 2);
+        ck_assert_int_eq(parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err), CLI_NPY_OK);
+        ck_assert_int_eq(a.ndim, CLI_NPY_MAX_DIMS);
+        ck_assert_uint_eq(a.count, 1);
+        cli_npy_free(&a);
+    }
+    /* refused: nothing written, EINVAL */
+    {
+        FILE *fp = tmpfile();
+        ck_assert_ptr_nonnull(fp);
+        errno = 0;
+        ck_assert_int_eq(cli_npy_write_header(fp, MF_FORMAT_COUNT, big, 1), -1);
+        ck_assert_int_eq(errno, EINVAL);
+        errno = 0;
+        ck_assert_int_eq(cli_npy_write_header(fp, MF_FP32, big, CLI_NPY_MAX_DIMS + 1), -1);
+        ck_assert_int_eq(errno, EINVAL);
+        ck_assert_int_eq(cli_npy_write_header(fp, MF_FP32, NULL, 1), -1);
+        ck_assert_int_eq(cli_npy_write_header(NULL, MF_FP32, big, 1), -1);
+        ck_assert(ftell(fp) == 0);
+        fclose(fp);
+    }
+}
+END_TEST
+
+/* cli_npy_read_stream, the first bytes already taken (0, the magic, or more), agrees with cli_npy_parse. */
+START_TEST(test_read_stream)
+{
+    static const size_t heads[] = {0, 1, 6, 12};
+    size_t i, h;
+    int checked = 0;
+    for (i = 0; i < sizeof goods / sizeof goods[0]; i++)
+        for (h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+            file f;
+            cli_npy_array a, b;
+            char e1[300] = "", e2[300] = "";
+            unsigned char head[16];
+            FILE *fp;
+            int r1, r2;
+            make(&f, goods[i].major, 0, goods[i].dict, goods[i].data, goods[i].ndata);
+            if (i % 3 == 1)
+                f.n -= 1; /* truncated: the same error both ways */
+            fp = tmpfile();
+            ck_assert_ptr_nonnull(fp);
+            ck_assert_uint_eq(fwrite(f.b, 1, f.n, fp), f.n);
+            rewind(fp);
+            ck_assert_uint_eq(fread(head, 1, heads[h], fp), heads[h]);
+            poison(&a);
+            r1 = cli_npy_read_stream(fp, head, heads[h], goods[i].hint, &a, e1, sizeof e1);
+            r2 = cli_npy_parse(f.b, f.n, goods[i].hint, &b, e2, sizeof e2);
+            fclose(fp);
+            MF_EXPECT(r1 == r2 && strcmp(e1, e2) == 0, "%s, head %zu: stream rc %d (%s), memory rc %d (%s)",
+                      goods[i].what, heads[h], r1, e1, r2, e2);
+            if (r1 == CLI_NPY_OK && r2 == CLI_NPY_OK) {
+                MF_EXPECT(a.format == b.format && a.count == b.count && a.ndim == b.ndim &&
+                              (a.count == 0 || memcmp(a.data, b.data, a.count * a.elem_size) == 0),
+                          "%s, head %zu: stream and memory differ", goods[i].what, heads[h]);
+                cli_npy_free(&a);
+                cli_npy_free(&b);
+            } else {
+                MF_EXPECT(untouched(&a), "%s, head %zu: output written", goods[i].what, heads[h]);
+            }
+            checked++;
+        }
+    ck_assert_int_eq(checked, (int)(sizeof goods / sizeof goods[0]) * 4);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("npy");
@@ -614,6 +787,8 @@ int main(void)
     tcase_add_test(tc, test_read_file);
     tcase_add_test(tc, test_read_file_io);
     tcase_add_test(tc, test_names);
+    tcase_add_test(tc, test_write_header);
+    tcase_add_test(tc, test_read_stream);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);

@@ -28,7 +28,11 @@ convert --from f32 --to f16 -r nearest|convert: unknown rounding mode 'nearest'
 convert --from f32 --to f16 --round=xx|convert: unknown rounding mode 'xx'
 convert --from f32 --to f16 -r|convert: option '-r' needs a rounding mode
 convert --from f32 --to f16 --frobnicate|convert: unknown option '--frobnicate'
-convert --from f32 --to f16 extra|convert: unexpected argument 'extra'
+convert --from f32 --to f16 in out extra|convert: unexpected argument 'extra'
+convert f16 in out extra|convert: unexpected argument 'extra'
+convert --from f32 --to f16 --raw-in --text-in|convert: --raw-in and text input
+convert --from f32 --to f16 --raw-out --npy-out|convert: say one kind of output
+convert --to f16 --npy-out --text|convert: say one kind of output
 convert --from f32 --to f16 --chunk -1|convert: --chunk needs a number
 convert --from f32 --to f16 --chunk 99999999999|convert: --chunk needs a number
 convert --from f32 --to f16 --seed x|convert: --seed needs

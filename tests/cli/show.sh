@@ -184,4 +184,40 @@ for bad in "show" "show 1 2" "show abc" "show 1 -r rq" "show 1 --bogus" "show 1 
     expect_grep "$WORK/err" '^minifloat: show: ' "$bad: message"
 done
 
-finish 95
+# Beyond binary64 (issue 37: 1e400 read as inf was shown "exact"). A finite number above DBL_MAX rounds as
+# any number above a format's max does: IEEE rn gives inf (f16 0x7c00, rel. error inf) or e4m3's NaN, an
+# overflow either way; saturating or rz gives +-max (f16 65504 = 0x7bff, e4m3 448 = 0x7e), still an overflow.
+show 1e400
+expect_grep "$WORK/out" "^x = 1e400 +\(beyond binary64's range, f64 inf: " "show 1e400 header"
+row f16 0x7c00 inf overflow,inexact
+row e4m3 0x7f nan overflow,inexact
+expect_grep "$WORK/out" '^f16 +0x7c00 +[01|]+ +inf +inf +overflow,inexact$' "show 1e400: f16 rel. error inf"
+show 1e400 --sat
+row f16 0x7bff 65504 overflow,inexact
+row e4m3 0x7e 448 overflow,inexact
+expect_grep "$WORK/out" '^f16 +0x7bff +[01|]+ +65504 +1\.000e\+00 +overflow,inexact$' "show 1e400 --sat: rel. error 1"
+show -1e400 -r rz
+row f16 0xfbff -65504 overflow,inexact
+show 0x1p1100
+row bf16 0x7f80 inf overflow,inexact
+# A nonzero number below binary64 (strtod gives 0) underflows: rn gives 0 with the sign kept (rel. error
+# 1); ru gives the smallest subnormal (e4m3 2^-9 = 0x01, f16 2^-24 = 0x0001).
+show 1e-400
+expect_grep "$WORK/out" "^x = 1e-400 +\(below binary64's range, f64 0: " "show 1e-400 header"
+row e4m3 0x00 0 underflow,inexact
+row f32 0x00000000 0 underflow,inexact
+expect_grep "$WORK/out" '^e4m3 +0x00 +[01|]+ +0 +1\.000e\+00 +underflow,inexact$' "show 1e-400: rel. error 1"
+show -1e-400
+row f16 0x8000 -0 underflow,inexact
+show 1e-400 -r ru
+row e4m3 0x01 0.001953125 subnormal,inexact
+row f16 0x0001 5.9604644775390625e-08 subnormal,inexact
+show 0x0.8p-2000
+row e2m1 0x0 0 underflow,inexact
+# Zero written with a large exponent is zero, and inf is inf: exact, as before.
+show 0e999
+row e4m3 0x00 0 exact
+show inf
+row f16 0x7c00 inf exact
+
+finish 140

@@ -267,7 +267,7 @@ typedef struct dataset {
     int shaped;         /* 1 for .npy (cols is the last axis), 0 for raw and text (one row) */
     uint64_t op_inf;    /* --op: finite inputs whose binary32 result is +-inf (overflow in binary32) */
     uint64_t op_zero;   /* --op: results that are +-0 where the exact result is not (underflow in binary32) */
-    char what[200];     /* "float32, shape (128, 256), .npy" */
+    char what[256];     /* "float32, shape (128, 256), .npy" */
 } dataset;
 
 /* The whole file ("-": standard input) into memory, followed by a NUL byte; NULL with errno set on failure. */

@@ -16,5 +16,7 @@ int cli_memory_main(int argc, char **argv);
 
 /* The usage lines of analyze, for `minifloat --help`. */
 extern const char cli_analyze_usage[];
+/* `minifloat convert --help`: a printf format whose %s is the format tags. */
+extern const char cli_convert_usage[];
 
 #endif /* CLI_COMMANDS_H */

@@ -251,12 +251,38 @@ static int lex_shape(lexer *x, size_t *shape, int *ndim)
     return CLI_NPY_OK;
 }
 
+/* Bytes of one element in a .npy file: ml_dtypes keeps the sub-byte formats one code a byte. */
+static size_t npy_elem_size(mf_format f)
+{
+    mf_format_desc d;
+    if (mf_format_describe(f, &d) != MF_OK)
+        return 0;
+    return d.bits <= 8 ? 1 : (size_t)d.bits / 8;
+}
+
+/* A descr that is a dtype name (mf_format_dtype: "bfloat16", "float8_e4m3fn", "float32", ...): 1 and the
+ * format, or 0. Matched exactly, as numpy.dtype(name) would; aliases ("half", "e4m3") are not dtypes. */
+static int dtype_name(const char *d, mf_format *fmt, size_t *size)
+{
+    int k;
+    for (k = 0; k < MF_FORMAT_COUNT; k++) {
+        const char *t = mf_format_dtype((mf_format)k);
+        if (t && strcmp(t, d) == 0) {
+            *fmt = (mf_format)k;
+            *size = npy_elem_size(*fmt);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The element type of a descr string; CLI_NPY_OK or an error with a message. */
 static int classify_descr(const char *d, int cut, mf_format hint, mf_format *fmt, size_t *size, char *err,
                           size_t esize)
 {
     static const char supported[] = "float64 '<f8', float32 '<f4', float16 '<f2', ml_dtypes bfloat16 '<V2', "
-                                    "float8_e5m2 '<f1' and the 1-byte ml_dtypes types '<V1'";
+                                    "float8_e5m2 '<f1', the 1-byte ml_dtypes types '<V1' and ml_dtypes names "
+                                    "('bfloat16', 'float8_e4m3fn', ...)";
     char order = d[0];
     const char *t = d + 1;
     if (cut || d[0] == '\0') {
@@ -267,6 +293,8 @@ static int classify_descr(const char *d, int cut, mf_format hint, mf_format *fmt
         order = '=';
         t = d;
     }
+    if (order == '=' && t == d && dtype_name(d, fmt, size)) /* 'bfloat16', as cli_npy_write_header writes */
+        return CLI_NPY_OK;
     if (strcmp(t, "f1") == 0 || strcmp(t, "V1") == 0 || strcmp(t, "u1") == 0) {
         if (strcmp(t, "f1") == 0) { /* float8_e5m2 is the one ml_dtypes type with kind 'f' */
             *fmt = MF_FP8_E5M2;
@@ -309,7 +337,7 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
     lexer x;
     int have_descr = 0, have_fortran = 0, have_shape = 0, fortran = 0, rc, cut_descr = 0, i, any_zero = 0;
     size_t k, count = 1;
-    char descr[16];
+    char descr[32]; /* "float8_e4m3b11fnuz" is the longest a file may name */
 
     x.s = x.p = h;
     x.end = h + hlen;
@@ -415,6 +443,51 @@ static int parse_header(const char *h, size_t hlen, int version, mf_format hint,
     memcpy(a->descr, descr, sizeof descr);
     a->version = version;
     return CLI_NPY_OK;
+}
+
+/* ---- writing ------------------------------------------------------------------------------------ */
+
+size_t cli_npy_elem_size(mf_format f) { return npy_elem_size(f); }
+
+const char *cli_npy_descr(mf_format f)
+{
+    const char *t;
+    switch (f) {
+    case MF_FP64: return "<f8";
+    case MF_FP32: return "<f4";
+    case MF_FP16: return "<f2";
+    default: break;
+    }
+    t = mf_format_dtype(f);
+    if (t)
+        return t;
+    return npy_elem_size(f) == 2 ? "<u2" : "|u1";
+}
+
+int cli_npy_write_header(FILE *fp, mf_format f, const size_t *shape, int ndim)
+{
+    /* the dict is at most ~1,400 bytes: 64 dimensions of 20 digits and the keys */
+    char dict[2048], sh[1600];
+    unsigned char pre[10];
+    size_t len, total, hlen;
+    if (!fp || npy_elem_size(f) == 0 || ndim < 0 || ndim > CLI_NPY_MAX_DIMS || (ndim > 0 && !shape)) {
+        errno = EINVAL;
+        return -1;
+    }
+    shape_str(shape, ndim, sh, sizeof sh);
+    len = (size_t)snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+                           cli_npy_descr(f), sh);
+    total = (10 + len + 1 + 63) / 64 * 64; /* preamble, dict, '\n': a multiple of 64 */
+    hlen = total - 10;
+    memcpy(pre, magic, 6);
+    pre[6] = 1;
+    pre[7] = 0;
+    pre[8] = (unsigned char)(hlen & 0xFF);
+    pre[9] = (unsigned char)(hlen >> 8);
+    if (fwrite(pre, 1, 10, fp) != 10 || fwrite(dict, 1, len, fp) != len ||
+        fprintf(fp, "%*s\n", (int)(hlen - len - 1), "") < 0)
+        return -1;
+    return 0;
 }
 
 /* ---- data ---------------------------------------------------------------------------------------- */
@@ -621,5 +694,48 @@ done:
     free(data);
     free(head);
     fclose(fp);
+    return rc;
+}
+
+int cli_npy_read_stream(FILE *fp, const void *head, size_t nhead, mf_format hint, cli_npy_array *out, char *err,
+                        size_t esize)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc;
+    if (!fp || !out || (!head && nhead)) {
+        set_err(err, esize, "no stream");
+        return CLI_NPY_E_IO;
+    }
+    for (;;) {
+        size_t r;
+        if (len == cap) {
+            unsigned char *nb;
+            size_t ncap = cap ? cap * 2 : (nhead > 65536 ? nhead : 65536);
+            if (ncap <= cap || !(nb = (unsigned char *)realloc(buf, ncap))) {
+                free(buf);
+                set_err(err, esize, "out of memory (%lu bytes read)", (unsigned long)len);
+                return CLI_NPY_E_NOMEM;
+            }
+            buf = nb;
+            cap = ncap;
+            if (len == 0 && nhead) {
+                memcpy(buf, head, nhead);
+                len = nhead;
+                continue;
+            }
+        }
+        r = fread(buf + len, 1, cap - len, fp);
+        len += r;
+        if (r == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        free(buf);
+        set_err(err, esize, "read error: %s", strerror(errno));
+        return CLI_NPY_E_IO;
+    }
+    rc = cli_npy_parse(buf, len, hint, out, err, esize);
+    free(buf);
     return rc;
 }

@@ -30,8 +30,13 @@
 #define CLI_NPY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <minifloat.h>
+
+/* The first bytes of every .npy file. */
+#define CLI_NPY_MAGIC "\x93NUMPY"
+#define CLI_NPY_MAGIC_LEN 6
 
 /* numpy's CLI_NPY_MAXDIMS (numpy 2; numpy 1 allowed 32). */
 #define CLI_NPY_MAX_DIMS 64
@@ -62,7 +67,7 @@ typedef struct cli_npy_array {
     int ndim;                  /* 0 for a scalar */
     size_t shape[CLI_NPY_MAX_DIMS];
     size_t count;              /* product of the shape (1 for a scalar, 0 if a dimension is 0) */
-    char descr[16];            /* the descr string as written, e.g. "<f4" */
+    char descr[32];            /* the descr string as written, e.g. "<f4" or "float8_e4m3fn" */
     int version;               /* major format version: 1, 2 or 3 */
     size_t data_offset;        /* where the data start in the file */
     void *data;                /* count * elem_size bytes in host byte order (malloc'd; NULL if count
@@ -79,6 +84,30 @@ int cli_npy_parse(const void *buf, size_t len, mf_format hint, cli_npy_array *ou
 /* cli_npy_parse for a file; the data size is checked against the file's size before it is read, so a
  * header promising terabytes fails fast. The message does not include the path. */
 int cli_npy_read_file(const char *path, mf_format hint, cli_npy_array *out, char *err, size_t errsize);
+
+/* ---- writing ---------------------------------------------------------------------------------- */
+
+/* The descr the writer gives f: '<f8', '<f4', '<f2' for numpy's own floats, else f's ml_dtypes name
+ * (mf_format_dtype: 'bfloat16', 'float8_e4m3fn', 'float4_e2m1fn', ...), which numpy.dtype() resolves where
+ * ml_dtypes is imported; a format without one is stored as codes, '|u1' (or '<u2' for 16 bits). This
+ * reader reads every one of them back without a hint. */
+const char *cli_npy_descr(mf_format f);
+
+/* Bytes of one element of f in a .npy file: 8, 4, 2, or 1 for every format of at most 8 bits (one code a
+ * byte in its low bits, e2m1 included, as ml_dtypes stores it); 0 for an unknown format. */
+size_t cli_npy_elem_size(mf_format f);
+
+/* Write the preamble and header of a C-order array of f with shape[0..ndim) (ndim at most
+ * CLI_NPY_MAX_DIMS), format version 1.0, padded as numpy pads it (the data start at a multiple of 64); the
+ * data follow, little-endian, cli_npy_elem_size(f) bytes each. Returns 0, or -1 with errno set (EINVAL for
+ * a bad format or ndim). */
+int cli_npy_write_header(FILE *fp, mf_format f, const size_t *shape, int ndim);
+
+/* cli_npy_parse for what is left of a stream (a pipe, standard input), read to its end; the caller has
+ * already read its first nhead bytes (to look for the magic) and passes them in head. The message does
+ * not name the stream. */
+int cli_npy_read_stream(FILE *fp, const void *head, size_t nhead, mf_format hint, cli_npy_array *out, char *err,
+                        size_t errsize);
 
 /* Release a's data (a may be NULL; safe to call twice). */
 void cli_npy_free(cli_npy_array *a);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/cli/show.c - `minifloat show X`: X rounded into every format. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +34,27 @@ static int looks_numeric(const char *s)
     return cli_parse_double(s, &v);
 }
 
+/* Whether the text s, which strtod read as x, lies beyond binary64: +1 a finite number above its range
+ * (x is +-inf, the text is not "inf"), -1 a nonzero number below it (x is +-0, the text has a nonzero
+ * digit before its exponent), 0 otherwise. strtod's ERANGE would not do: C99 leaves it unset on underflow. */
+static int beyond_f64(const char *s, double x)
+{
+    int hex;
+    while (cli_is_space(*s))
+        s++;
+    if (*s == '+' || *s == '-')
+        s++;
+    if (x == HUGE_VAL || x == -HUGE_VAL)
+        return *s != 'i' && *s != 'I';
+    if (x != 0)
+        return 0;
+    hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    for (s += hex ? 2 : 0; *s && *s != (hex ? 'p' : 'e') && *s != (hex ? 'P' : 'E'); s++)
+        if ((*s >= '1' && *s <= '9') || (hex && ((*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F'))))
+            return -1;
+    return 0;
+}
+
 static void format_events(char *buf, size_t size, unsigned ev, int sign_dropped)
 {
     static const struct {
@@ -59,7 +81,7 @@ int cli_show_main(int argc, char **argv)
     uint64_t rbits = 0;
     const char *xs = NULL, *val;
     double x;
-    int i, r, k, no_more_opts = 0;
+    int i, r, k, no_more_opts = 0, beyond;
     const int col = cli_format_col();
 
     for (i = 2; i < argc; i++) {
@@ -98,11 +120,23 @@ int cli_show_main(int argc, char **argv)
     if (!cli_parse_double(xs, &x))
         return cli_usage_error(&cli_tool, "show: '%s' is not a number", xs);
 
+    beyond = beyond_f64(xs, x);
     {
         char v[64], h[64];
         cli_format_value(v, sizeof v, x, 17);
         cli_format_hexfloat(h, sizeof h, x);
-        printf("x = %s   (f64 %s%s%s)\n", xs, v, strcmp(h, "-") ? " = " : "", strcmp(h, "-") ? h : "");
+        if (beyond > 0)
+            printf("x = %s   (beyond binary64's range, f64 %s: rounded as the finite number it is)\n", xs, v);
+        else if (beyond < 0)
+            printf("x = %s   (below binary64's range, f64 %s: rounded as the nonzero number it is)\n", xs, v);
+        else
+            printf("x = %s   (f64 %s%s%s)\n", xs, v, strcmp(h, "-") ? " = " : "", strcmp(h, "-") ? h : "");
+        /* Every format's largest finite value is far below DBL_MAX and its smallest step far above 2^-1074:
+         * rounding those stand-ins gives the code and events that rounding x itself would, in every mode. */
+        if (beyond > 0)
+            x = x < 0 ? -DBL_MAX : DBL_MAX;
+        else if (beyond < 0)
+            x = ldexp(signbit(x) ? -1.0 : 1.0, DBL_MIN_EXP - DBL_MANT_DIG);
         if (mode == MF_ROUND_STOCHASTIC)
             printf("rounding %s (rbits 0x%08lx), overflow %s\n\n", mf_round_name(mode), (unsigned long)rbits,
                    ovf == MF_OVERFLOW_SATURATE ? "saturate" : "ieee");
@@ -126,6 +160,10 @@ int cli_show_main(int argc, char **argv)
         cli_format_value(vs, sizeof vs, y, 17);
         if (x != x || y != y)
             snprintf(es, sizeof es, "-");
+        else if (beyond && (y == HUGE_VAL || y == -HUGE_VAL))
+            snprintf(es, sizeof es, "inf");
+        else if (beyond) /* |y| is far below |x| (or 0): 1 to four digits; far above a tiny x: too large to say */
+            snprintf(es, sizeof es, "%s", beyond > 0 || y == 0 ? "1.000e+00" : "-");
         else if (y == ref)
             snprintf(es, sizeof es, "0");
         else if (ref == HUGE_VAL || ref == -HUGE_VAL)
