@@ -36,15 +36,17 @@ cmake $gen -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -
 # below check on aarch64; natively they run in every tier): the NEON backend against the portable one
 # (test_backends, which fails unless the dispatcher offers NEON), and every oracle test; test_backends,
 # test_boundary and test_f64 on a quarter of their cases, another each day (MF_TEST_SAMPLE, whole
-# with MF_TEST_SAMPLE=1 in the environment). test_gemm, test_gemm_dp and test_gemm_exact run once, on the neon
-# backend's GEMM kernels (their _neon runs would repeat them; the portable kernels' runs are the native tiers').
+# with MF_TEST_SAMPLE=1 in the environment). test_gemm and test_gemm_dp run once, on the neon backend's GEMM
+# kernels (their _neon runs would repeat them; the portable kernels' runs are the native tiers'); test_gemm_exact's
+# two parts once each: its plain run (every kernel) and its _neon run (mf_gemm on the neon backend).
 sel_l=unit
-sel_e='^test_(analyze|elementwise|loss_scale|reduce_hook|fp8_recipes|mx|nvfp4|gemm(_dp|_exact)?_(portable|neon))$'
+sel_e='^test_(analyze|elementwise|loss_scale|reduce_hook|fp8_recipes|mx|nvfp4|gemm(_dp)?_(portable|neon)|gemm_exact_portable)$'
 # Only the executables of those tests are built (each is its test's target, as tests/CMakeLists.txt's
-# mf_add_test names them): the library's, benchmarks', examples' and the other tests' objects were a
-# third of the cross build's CPU time. Should a selected test ever run a target of another name, the
-# targeted build fails and everything is built.
-targets=$(ctest --test-dir "$dir" -N -L "$sel_l" -E "$sel_e" | sed -n 's/^ *Test *#[0-9]*: *//p')
+# mf_add_test names them; test_gemm_exact_neon runs test_gemm_exact): the library's, benchmarks',
+# examples' and the other tests' objects were a third of the cross build's CPU time. Should a selected
+# test ever run a target of another name, the targeted build fails and everything is built.
+targets=$(ctest --test-dir "$dir" -N -L "$sel_l" -E "$sel_e" | sed -n 's/^ *Test *#[0-9]*: *//p' |
+    sed 's/^test_gemm_exact_neon$/test_gemm_exact/' | sort -u)
 # shellcheck disable=SC2086
 cmake --build "$dir" -j "$jobs" --target $targets || {
     echo "cross-aarch64: the targeted build failed, building everything"
