@@ -36,6 +36,7 @@ typedef struct enc_fix {
     uint32_t pay_min;         /* numpy's f16: 1 where those bits are 0 */
     uint32_t fn_code, fn_sign; /* a non-NaN input whose code is fn_code (e4m3's NaN) gets fn_sign if negative */
     int e8m0;                 /* E8M0_*: e8m0's rules */
+    int sign_only;            /* e4m3 whose every 0x7F takes the sign (enc_sign_u8) */
     mf_round r;               /* ONNX's e8m0 rule takes the caller's mode and policy */
     mf_overflow o;
 } enc_fix;
@@ -96,6 +97,7 @@ static enc_fix enc_setup(mf_profile p, mf_format d, int src64, mf_round r, mf_ov
                  : p == MF_PROFILE_TORCH   ? E8M0_TORCH
                  : p == MF_PROFILE_ONNX    ? E8M0_ONNX
                                            : E8M0_NONE;
+    x.sign_only = f.kind == MF__KIND_FN && x.nan_pos == nc && x.nan_neg == (nc | sb);
     x.active = x.nan_pos != nc || x.nan_neg != nc || x.pay || x.fn_sign || x.e8m0;
     return x;
 }
@@ -231,19 +233,90 @@ static void enc_e8m0(const enc_fix *x, void *dst, const void *src, int src64, si
 
 /* Rewrite the lanes of dst (n codes of d, the default's) that system x writes differently, from src (n
  * f32 or f64). */
+/* Does any of the n codes at p (store bits w: 32, 16, 8, or 4 for e2m1) equal c? (Every lane a profile
+ * rewrites, e8m0's aside, holds the format's NaN code in the default's result: the NaN inputs, and e4m3's
+ * overflows; for FP6 and FP4 the code of +max.) One compare a lane, so that scanning costs far less than
+ * rewriting. */
+static int any_code(const unsigned char *p, int w, size_t n, uint32_t c)
+{
+    size_t i;
+    if (w == 32) {
+        uint32_t acc = 0;
+        for (i = 0; i < n; i++) {
+            uint32_t v;
+            memcpy(&v, p + 4 * i, 4);
+            acc |= ALL(v == c);
+        }
+        return acc != 0;
+    }
+    if (w == 16) { /* in the lanes' own width: widening would cost more than the compares */
+        const uint16_t c16 = (uint16_t)c;
+        uint16_t acc = 0;
+        for (i = 0; i < n; i++) {
+            uint16_t v;
+            memcpy(&v, p + 2 * i, 2);
+            acc |= (uint16_t)ALL(v == c16);
+        }
+        return acc != 0;
+    }
+    {
+        const uint8_t c8 = (uint8_t)c;
+        uint8_t acc = 0;
+        if (w == 8)
+            for (i = 0; i < n; i++)
+                acc |= (uint8_t)ALL(p[i] == c8);
+        else /* e2m1: both nibbles of each byte (an odd count's last high nibble too: at worst a needless rewrite) */
+            for (i = 0; i < (n + 1) / 2; i++)
+                acc |= (uint8_t)(ALL((p[i] & 0xFu) == c8) | ALL((p[i] >> 4) == c8));
+        return acc != 0;
+    }
+}
+
+/* e4m3 under ml_dtypes, PyTorch and ONNX (and CUDA's from f64): the lanes holding 0x7F, NaN or not, take the
+ * source's sign. In bytes, so that it costs a fraction of the general loop. */
+static void enc_sign_u8(void *dst, int src64, const void *src, size_t n)
+{
+    static const uint32_t one = 1;
+    const size_t w = src64 ? 8 : 4;
+    uint8_t *d = (uint8_t *)dst;
+    const unsigned char *s = (const unsigned char *)src + (*(const unsigned char *)&one ? w - 1 : 0); /* sign byte */
+    size_t i;
+    for (i = 0; i < n; i++)
+        d[i] = (uint8_t)(d[i] | (s[w * i] & 0x80u & ALL(d[i] == 0x7Fu)));
+}
+
+/* Lanes a block: a block with no lane to rewrite costs one scan; a NaN now and then costs a block's rewrite. */
+enum { BLOCK = 128 };
+
 static void enc_apply(const enc_fix *x, mf_format d, void *dst, int src64, const void *src, size_t n)
 {
+    const int w = mf__fmt_store_bits(d);
+    const uint32_t nc = (uint32_t)mf__fmt_nan_code(mf__fmt_get(d));
+    unsigned char *dp = (unsigned char *)dst;
+    const unsigned char *sp = (const unsigned char *)src;
+    size_t b;
     if (!x->active)
         return;
-    if (x->e8m0) {
+    if (x->e8m0) { /* rules on the source's value: no code marks the lanes */
         enc_e8m0(x, dst, src, src64, n);
         return;
     }
-    switch (mf__fmt_store_bits(d)) {
-    case 32: enc_f64_u32(x, dst, src, n); break; /* f32 from f64 */
-    case 16: (src64 ? enc_f64_u16 : enc_f32_u16)(x, dst, src, n); break;
-    case 4: enc_u4(x, dst, src64, src, n); break;
-    default: (src64 ? enc_f64_u8 : enc_f32_u8)(x, dst, src, n); break;
+    for (b = 0; b < n; b += BLOCK) {
+        const size_t m = n - b < BLOCK ? n - b : BLOCK;
+        unsigned char *o = dp + mf__storage_bytes(d, b);
+        const unsigned char *in = sp + b * (src64 ? 8 : 4);
+        if (!any_code(o, w, m, nc))
+            continue;
+        if (x->sign_only) {
+            enc_sign_u8(o, src64, in, m);
+            continue;
+        }
+        switch (w) {
+        case 32: enc_f64_u32(x, o, in, m); break; /* f32 from f64 */
+        case 16: (src64 ? enc_f64_u16 : enc_f32_u16)(x, o, in, m); break;
+        case 4: enc_u4(x, o, src64, in, m); break;
+        default: (src64 ? enc_f64_u8 : enc_f32_u8)(x, o, in, m); break;
+        }
     }
 }
 
@@ -347,14 +420,43 @@ DEC_LOOP(dec_u16_f32, uint16_t, 0)
 DEC_LOOP(dec_u8_f64, uint8_t, 1)
 DEC_LOOP(dec_u16_f64, uint16_t, 1)
 
+/* Is any of the n codes at p (16 or 8 bits) a NaN? */
+static int any_nan_code(const dec_fix *x, const unsigned char *p, int w, size_t n)
+{
+    const uint32_t mask = x->mask, lo = x->lo, span = x->span;
+    uint32_t acc = 0;
+    size_t i;
+    if (w == 16)
+        for (i = 0; i < n; i++) {
+            uint16_t v;
+            memcpy(&v, p + 2 * i, 2);
+            acc |= ((v & mask) - lo) <= span;
+        }
+    else
+        for (i = 0; i < n; i++)
+            acc |= ((p[i] & mask) - lo) <= span;
+    return acc != 0;
+}
+
 static void dec_apply(const dec_fix *x, mf_format s, void *dst, int to64, const void *src, size_t n)
 {
+    const int w = mf__fmt_store_bits(s); /* 16 or 8: every format with NaNs narrower than f32 */
+    unsigned char *dp = (unsigned char *)dst;
+    const unsigned char *sp = (const unsigned char *)src;
+    size_t b;
     if (!x->active)
         return;
-    if (mf__fmt_store_bits(s) == 16)
-        (to64 ? dec_u16_f64 : dec_u16_f32)(x, dst, src, n);
-    else /* 8-bit codes: every format with NaNs narrower than f16 */
-        (to64 ? dec_u8_f64 : dec_u8_f32)(x, dst, src, n);
+    for (b = 0; b < n; b += BLOCK) {
+        const size_t m = n - b < BLOCK ? n - b : BLOCK;
+        unsigned char *o = dp + b * (to64 ? 8 : 4);
+        const unsigned char *in = sp + b * (size_t)(w / 8);
+        if (!any_nan_code(x, in, w, m))
+            continue;
+        if (w == 16)
+            (to64 ? dec_u16_f64 : dec_u16_f32)(x, o, in, m);
+        else
+            (to64 ? dec_u8_f64 : dec_u8_f32)(x, o, in, m);
+    }
 }
 
 /* One step of n <= CHUNK elements. */
