@@ -423,19 +423,23 @@ DEC_LOOP(dec_u16_f64, uint16_t, 1)
 /* Is any of the n codes at p (16 or 8 bits) a NaN? */
 static int any_nan_code(const dec_fix *x, const unsigned char *p, int w, size_t n)
 {
-    const uint32_t mask = x->mask, lo = x->lo, span = x->span;
-    uint32_t acc = 0;
     size_t i;
-    if (w == 16)
+    if (w == 16) { /* in the lanes' own width, as any_code */
+        const uint16_t mask = (uint16_t)x->mask, lo = (uint16_t)x->lo, span = (uint16_t)x->span;
+        uint16_t acc = 0;
         for (i = 0; i < n; i++) {
             uint16_t v;
             memcpy(&v, p + 2 * i, 2);
-            acc |= ((v & mask) - lo) <= span;
+            acc |= (uint16_t)ALL((uint16_t)((v & mask) - lo) <= span);
         }
-    else
+        return acc != 0;
+    } else {
+        const uint8_t mask = (uint8_t)x->mask, lo = (uint8_t)x->lo, span = (uint8_t)x->span;
+        uint8_t acc = 0;
         for (i = 0; i < n; i++)
-            acc |= ((p[i] & mask) - lo) <= span;
-    return acc != 0;
+            acc |= (uint8_t)ALL((uint8_t)((p[i] & mask) - lo) <= span);
+        return acc != 0;
+    }
 }
 
 static void dec_apply(const dec_fix *x, mf_format s, void *dst, int to64, const void *src, size_t n)
