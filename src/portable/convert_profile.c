@@ -384,7 +384,7 @@ static dec_fix dec_setup(mf_profile p, mf_format s, int to64)
     {                                                                                                              \
         const uint32_t mask = x->mask, lo = x->lo, span = x->span, ssh = x->sign_sh, mm = x->keep ? x->mant_mask : 0; \
         const uint32_t plo = (uint32_t)x->pos, phi = (uint32_t)(x->pos >> 32), nlo = (uint32_t)x->neg;            \
-        const uint32_t nhi = (uint32_t)(x->neg >> 32), sh = TO64 ? x->sh - 32 : x->sh;                            \
+        const uint32_t nhi = (uint32_t)(x->neg >> 32), sh = !x->keep ? 0 : TO64 ? x->sh - 32 : x->sh;                           \
         unsigned char *d = (unsigned char *)dst;                                                                  \
         const unsigned char *s = (const unsigned char *)src;                                                      \
         size_t i;                                                                                                 \
