@@ -7,7 +7,7 @@
 # every code. Default (CI): the boundary exponent fields of each format (255, those of max, of the
 # smallest normal, of half the smallest subnormal; 0 in full for bf16 and e8m0, else 1/8 of it) in full
 # and a daily 1/256 shard of the rest (seconds in CI). MF_EXHAUSTIVE_SHARD=all: all 2^32
-# inputs per sweep (bulk on 1/16), with a `digest` line per sweep.
+# inputs per sweep (the bulk path on every input the sweep visits, in CI too), with a `digest` line per sweep.
 add_executable(test_exhaustive_profile test_exhaustive_profile.c)
 target_link_libraries(test_exhaustive_profile PRIVATE minifloat_static mf_oracle PkgConfig::CHECK m)
 target_include_directories(test_exhaustive_profile PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})

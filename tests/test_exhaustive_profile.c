@@ -16,8 +16,8 @@
  *
  * Nothing here includes or copies include/minifloat/detail/profile.h: the rules are restated from the doc.
  *
- * The bulk path (mf_convert with opts.profile) converts the same inputs, in chunks of 2^14, and must give the
- * scalar function's codes. Decoding: every code of each format through mf_to_f32_profile against the value
+ * The bulk path (mf_convert with opts.profile) converts every visited input, in chunks of 2^14, and must give
+ * the scalar function's codes. Decoding: every code of each format through mf_to_f32_profile against the value
  * from the oracle's textbook formula and the documented NaN decodings (default: sign and payload kept, quiet;
  * bf16 the plain shift; then each system's rows).
  *
@@ -29,9 +29,8 @@
  *     the field of max only; plus the chunks c with c % 256 == days since 1970 % 256 of the rest
  *     (MF_EXHAUSTIVE_SHARD=k: shard k % 256). The 1/256 shard and the field-0
  *     sampling keep the four tests within CI's time (docs/perf/profiles-exhaustive-2026-12-03-zen3.csv has
- *     the cost of a whole sweep); the bulk path, slower under a profile, converts the chunks c % 64 == 0 of
- *     the full fields;
- *   MF_EXHAUSTIVE_SHARD=all: all 2^32 inputs per sweep (the bulk path 1/16: the chunks c % 16 == 0), and one
+ *     the cost of a whole sweep); the bulk path converts the same chunks;
+ *   MF_EXHAUSTIVE_SHARD=all: all 2^32 inputs per sweep, through the bulk path too, and one
  *     `digest <profile> <fmt> <mode> <policy> <hex>` line per sweep, computed as in test_exhaustive.c
  *     (blocks of 2^14: S1 = sum of codes, S2 = sum of j * code, digest = sum of
  *     mix64((S2 << 32 | S1) + b * 0x9E3779B97F4A7C15)); policy "fixed" where the system has one.
@@ -322,15 +321,9 @@ static int chunk_selected(const unsigned char field[256], uint32_t c)
     }
 }
 
-/* The chunks also converted by mf_convert (under a profile an element-by-element path, slower than the scalar):
- * default, the chunks c % 64 == 0 of the full fields (each field's first chunk, where its power of two is,
- * and seven more per sign: zero, inf and the first NaNs included); all, the chunks c % 16 == 0. */
-static int bulk_selected(const unsigned char field[256], uint32_t c)
-{
-    if (g_all)
-        return c % 16 == 0;
-    return field[(c >> 9) & 0xFF] == FIELD_FULL && c % 64 == 0;
-}
+/* The chunks also converted by mf_convert: every chunk the scalar sweep visits (the bulk path, the default
+ * kernels plus the profile's rewrite of its lanes, costs about what the scalar sweep does). */
+static int bulk_selected(const unsigned char field[256], uint32_t c) { return chunk_selected(field, c); }
 
 /* How many inputs the selection visits, counted from the definition (not from chunk_selected): a full field
  * is 2^24 inputs (2 signs x 512 chunks), a sampled one 2 x 512 / 8 chunks, any other 2 x 512 / NSHARD. */
@@ -345,17 +338,8 @@ static uint64_t expected_visits(const unsigned char field[256])
     return chunks * CHUNK;
 }
 
-/* How many inputs the bulk path converts: 1/16 of all, or 2 x 8 chunks of each full field. */
-static uint64_t expected_bulk(const unsigned char field[256])
-{
-    uint64_t nfull = 0;
-    int e;
-    if (g_all)
-        return (uint64_t)1 << 28;
-    for (e = 0; e < 256; e++)
-        nfull += field[e] == FIELD_FULL;
-    return nfull * 2 * (512 / 64) * CHUNK;
-}
+/* How many inputs the bulk path converts: every visited one. */
+static uint64_t expected_bulk(const unsigned char field[256]) { return expected_visits(field); }
 
 /* ---- the sweep ---------------------------------------------------------------------------------- */
 

@@ -321,6 +321,276 @@ START_TEST(test_bulk_matches_scalar)
 }
 END_TEST
 
+/* ---- the bulk path on every pair of each system's formats ------------------------------------------- */
+
+static const mf_format all_fmts[] = {MF_FP32,     MF_FP16,         MF_BF16,         MF_FP8_E4M3,        MF_FP8_E5M2,
+                                     MF_FP6_E2M3, MF_FP6_E3M2,     MF_FP4_E2M1,     MF_E8M0,            MF_FP64,
+                                     MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE, MF_FP8_E3M4};
+#define NALL (sizeof all_fmts / sizeof all_fmts[0])
+#define NIN 4099 /* odd: the last e2m1 byte is half used */
+
+/* The overflow policy the system applies when rounding into f (docs/compat.md's summary table): the caller's
+ * for CUDA's FP8 and e8m0 and ONNX's FP8 formats, PyTorch's e4m3 saturates, else IEEE. */
+static mf_overflow sys_policy(mf_profile p, mf_format f, mf_overflow o)
+{
+    const int fp8 = f == MF_FP8_E4M3 || f == MF_FP8_E5M2 || f == MF_FP8_E4M3FNUZ || f == MF_FP8_E5M2FNUZ;
+    if ((p == MF_PROFILE_CUDA && (f == MF_FP8_E4M3 || f == MF_FP8_E5M2 || f == MF_E8M0)) || (p == MF_PROFILE_ONNX && fp8))
+        return o;
+    return p == MF_PROFILE_TORCH && f == MF_FP8_E4M3 ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE;
+}
+
+/* Has system p format f? (In some mode: CUDA's e8m0 has no rn.) */
+static int sys_has(mf_profile p, mf_format f)
+{
+    int r;
+    for (r = 0; r < MF_ROUND_COUNT; r++)
+        if (mf_profile_supports(p, f, (mf_round)r))
+            return 1;
+    return 0;
+}
+
+static size_t elem_bytes(mf_format f) { return f == MF_FP64 ? 8 : f == MF_FP32 ? 4 : f == MF_FP16 || f == MF_BF16 ? 2 : 1; }
+
+static uint64_t load_elem(mf_format f, const unsigned char *p, size_t i)
+{
+    uint64_t v = 0;
+    if (f == MF_FP4_E2M1)
+        return (p[i / 2] >> (4 * (i & 1))) & 0xFu;
+    memcpy(&v, p + i * elem_bytes(f), elem_bytes(f)); /* little-endian test hosts */
+    return f == MF_FP6_E2M3 || f == MF_FP6_E3M2 ? v & 0x3Fu : v;
+}
+
+static void store_elem(mf_format f, unsigned char *p, size_t i, uint64_t v)
+{
+    if (f == MF_FP4_E2M1)
+        p[i / 2] = (unsigned char)((p[i / 2] & ~(0xFu << (4 * (i & 1)))) | (v & 0xFu) << (4 * (i & 1)));
+    else
+        memcpy(p + i * elem_bytes(f), &v, elem_bytes(f));
+}
+
+/* The inputs of source format s: the special values (NaNs with payloads of both signs, both zeros, inf, each
+ * format's max and overflow threshold with neighbours, f32 subnormals, e8m0's 2^-127 neighbourhood), every
+ * code of a narrow format (f16 and bf16: every NaN and inf code and a stride of the rest), then pseudo-random
+ * bits. */
+static void make_inputs(mf_format s, unsigned char *in)
+{
+    static const uint32_t sp32[] = {0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7F800001u, 0xFF800001u,
+                                    0x7FC00000u, 0xFFC00000u, 0x7FFFFFFFu, 0xFFFFFFFFu, 0x7FA00000u, 0x7F802000u,
+                                    0xFF812345u, 0x7FC12345u, 0x7F801FFFu, 0x00000001u, 0x80000001u, 0x00400000u,
+                                    0x00400001u, 0x005FFFFFu, 0x00600000u, 0x007FFFFFu, 0x80440000u, 0x00800000u,
+                                    0x7F7FFFFFu, 0xFF7FFFFFu, 0x3F800000u, 0xBFC00000u, 0x43E00000u, 0x43E80000u,
+                                    0xC3E80001u, 0x47600000u, 0x477FF000u, 0x47800000u, 0x7F000000u, 0x7EFFFFFFu};
+    const size_t w = elem_bytes(s);
+    uint64_t u = 0x9E3779B97F4A7C15u;
+    size_t i = 0, k;
+    if (s == MF_FP32 || s == MF_FP64) {
+        mf_format f;
+        for (k = 0; k < sizeof sp32 / sizeof sp32[0]; k++, i++) {
+            const double x = (double)mf_test_bits_f32(sp32[k]);
+            if (s == MF_FP32)
+                memcpy(in + 4 * i, &sp32[k], 4);
+            else if ((sp32[k] & 0x7FFFFFFFu) > 0x7F800000u) { /* an f64 NaN with the payload below f32's too */
+                const uint64_t b = (uint64_t)(sp32[k] >> 31) << 63 | 0x7FF0000000000000u |
+                                   (uint64_t)(sp32[k] & 0x7FFFFFu) << 29 | (k & 1u);
+                memcpy(in + 8 * i, &b, 8);
+            } else
+                memcpy(in + 8 * i, &x, 8);
+        }
+        for (f = MF_FP16; f < MF_FORMAT_COUNT; f = (mf_format)(f + 1)) { /* max, its neighbours, the threshold */
+            mf_format_desc fd;
+            double m;
+            if (f == MF_FP64)
+                continue;
+            mf_format_describe(f, &fd);
+            m = fd.max;
+            {
+                const double v[6] = {m, -m, m * (1 + fd.epsilon / 2), -m * (1 + fd.epsilon / 2),
+                                     m * (1 + fd.epsilon / 2) * (1 + 0x1p-40), fd.min_subnormal / 2};
+                for (k = 0; k < 6; k++, i++) {
+                    if (s == MF_FP32) {
+                        const float x = (float)v[k];
+                        memcpy(in + 4 * i, &x, 4);
+                    } else
+                        memcpy(in + 8 * i, &v[k], 8);
+                }
+            }
+        }
+    } else {
+        const size_t ncodes = (size_t)1 << (s == MF_FP4_E2M1 ? 4 : s == MF_FP6_E2M3 || s == MF_FP6_E3M2 ? 6 : 8 * w);
+        for (k = 0; k < ncodes && i < NIN - 64; k++) {
+            const uint64_t mag = k & (ncodes / 2 - 1);
+            if (w == 2 && k % 37 != 0 && mag < (s == MF_FP16 ? 0x7C00u : 0x7F80u))
+                continue; /* 16-bit: every NaN and inf code, a stride of the others */
+            store_elem(s, in, i++, k);
+        }
+    }
+    for (; i < NIN; i++) {
+        u = u * 6364136223846793005u + 1442695040888963407u;
+        if (s == MF_FP64) { /* values near f32's and bf16's ties as often as random bits */
+            const double x = (double)mf_test_bits_f32((uint32_t)(u >> 32)) * (1 + ((u & 1) ? 0x1p-40 : -0x1p-40));
+            memcpy(in + 8 * i, (u & 2) ? (const void *)&x : (const void *)&u, 8);
+        } else if (s == MF_FP4_E2M1)
+            store_elem(s, in, i, u >> 60);
+        else
+            store_elem(s, in, i, u >> 32);
+    }
+}
+
+/* What system p writes for element i: the scalar profile functions (narrow sources decode as the system decodes,
+ * then round from f32), and the one rounding whose events the stats count, as a default conversion of one
+ * element: into d from *rs (format *rsf), under the system's policy; nothing where the pair decodes. */
+static uint64_t scalar_result(mf_profile p, mf_format d, mf_format s, uint64_t c, mf_round r, mf_overflow o,
+                              unsigned char rs[8], mf_format *rsf)
+{
+    const int decode = d == MF_FP64 || (d == MF_FP32 && s != MF_FP64);
+    float x32;
+    double x64;
+    *rsf = s;
+    memcpy(rs, &c, 8);
+    if (decode) {
+        if (d == MF_FP64)
+            return mf_test_f64_bits(mf_to_f64_profile(p, s, (uint32_t)c));
+        return mf_test_f32_bits(mf_to_f32_profile(p, s, (uint32_t)c));
+    }
+    if (s == MF_FP64) {
+        memcpy(&x64, &c, 8);
+        if (d != MF_FP32 && (p == MF_PROFILE_TORCH || (p == MF_PROFILE_ONNX && d == MF_E8M0))) {
+            const uint32_t b = mf_from_f64_profile(p, MF_FP32, x64, MF_ROUND_NEAREST_EVEN, o); /* its f32 first */
+            *rsf = MF_FP32;
+            memcpy(rs, &b, 4);
+        }
+        return mf_from_f64_profile(p, d, x64, r, o);
+    }
+    x32 = s == MF_FP32 ? mf_test_bits_f32((uint32_t)c) : mf_to_f32_profile(p, s, (uint32_t)c);
+    if (s != MF_FP32) {
+        *rsf = MF_FP32;
+        memcpy(rs, &x32, 4);
+    }
+    return mf_from_f32_profile(p, d, x32, r, o);
+}
+
+/* Every pair of formats the system has, in every mode it has and under both policies, from and into arrays
+ * one byte off alignment, NIN elements (odd) and a short call: each element against the scalar functions and
+ * the counts against the default conversion of each element's one rounding under the system's policy. */
+START_TEST(test_bulk_every_pair)
+{
+    static const mf_profile profs[4] = {MF_PROFILE_CUDA, MF_PROFILE_ML_DTYPES, MF_PROFILE_TORCH, MF_PROFILE_ONNX};
+    static unsigned char in[NIN * 8 + 2], out[NIN * 8 + 2];
+    const mf_profile p = profs[_i];
+    size_t si, di, i;
+    uint64_t calls = 0;
+    for (si = 0; si < NALL; si++) {
+        const mf_format s = all_fmts[si];
+        if (!sys_has(p, s))
+            continue;
+        memset(in, 0, sizeof in);
+        make_inputs(s, in + 1);
+        for (di = 0; di < NALL; di++) {
+            const mf_format d = all_fmts[di];
+            const int decode = d == MF_FP64 || (d == MF_FP32 && s != MF_FP64);
+            int r, ov;
+            if (d == s || !sys_has(p, d))
+                continue;
+            for (r = 0; r < MF_ROUND_COUNT; r++) {
+                if (decode ? r != RN : !mf_profile_supports(p, d, (mf_round)r))
+                    continue;
+                for (ov = 0; ov < 2; ov++) {
+                    const size_t lens[2] = {NIN, 37};
+                    int li;
+                    for (li = 0; li < 2; li++) {
+                        const size_t n = lens[li];
+                        mf_stats st, want;
+                        mf_opts o;
+                        memset(&o, 0, sizeof o);
+                        memset(&want, 0, sizeof want);
+                        memset(out, 0xA5, sizeof out);
+                        o.round = (mf_round)r;
+                        o.overflow = (mf_overflow)ov;
+                        o.profile = p;
+                        o.stats = &st;
+                        ck_assert_int_eq(mf_convert(d, out + 1, s, in + 1, n, &o), MF_OK);
+                        calls++;
+                        for (i = 0; i < n; i++) {
+                            unsigned char rs[8], one[8];
+                            mf_format rsf;
+                            mf_stats e;
+                            mf_opts od;
+                            const uint64_t c = load_elem(s, in + 1, i);
+                            const uint64_t w = scalar_result(p, d, s, c, (mf_round)r, (mf_overflow)ov, rs, &rsf);
+                            const uint64_t got = load_elem(d, out + 1, i);
+                            MF_EXPECT(got == (d == MF_FP64 || d == MF_FP32 ? w : w & 0xFFFFu),
+                                      "%s %s -> %s %s %s element %zu of %zu (0x%llx): bulk 0x%llx, scalar 0x%llx",
+                                      mf_profile_name(p), mf_format_name(s), mf_format_name(d),
+                                      mf_round_name((mf_round)r), mf_overflow_name((mf_overflow)ov), i, n,
+                                      (unsigned long long)c, (unsigned long long)got, (unsigned long long)w);
+                            memset(&od, 0, sizeof od);
+                            od.round = decode ? RN : (mf_round)r;
+                            od.overflow = decode ? IE : sys_policy(p, d, (mf_overflow)ov);
+                            od.stats = &e;
+                            ck_assert_int_eq(mf_convert(d, one, rsf, rs, 1, &od), MF_OK);
+                            want.overflow += e.overflow;
+                            want.underflow += e.underflow;
+                            want.subnormal += e.subnormal;
+                            want.nan += e.nan;
+                            want.inexact += e.inexact;
+                        }
+                        if (d == MF_FP4_E2M1 && (n & 1)) /* the high nibble of the last byte left as it was */
+                            MF_EXPECT((out[1 + n / 2] >> 4) == 0xA, "e2m1: the last high nibble written");
+                        MF_EXPECT(out[0] == 0xA5 && out[1 + mf_storage_bytes(d, n)] == 0xA5,
+                                  "%s %s -> %s: written outside the array", mf_profile_name(p), mf_format_name(s),
+                                  mf_format_name(d));
+                        MF_EXPECT(!memcmp(&st, &want, sizeof st),
+                                  "%s %s -> %s %s %s n %zu: stats (%llu %llu %llu %llu %llu), one rounding each "
+                                  "(%llu %llu %llu %llu %llu)",
+                                  mf_profile_name(p), mf_format_name(s), mf_format_name(d),
+                                  mf_round_name((mf_round)r), mf_overflow_name((mf_overflow)ov), n,
+                                  (unsigned long long)st.overflow, (unsigned long long)st.underflow,
+                                  (unsigned long long)st.subnormal, (unsigned long long)st.nan,
+                                  (unsigned long long)st.inexact, (unsigned long long)want.overflow,
+                                  (unsigned long long)want.underflow, (unsigned long long)want.subnormal,
+                                  (unsigned long long)want.nan, (unsigned long long)want.inexact);
+                    }
+                }
+            }
+        }
+    }
+    ck_assert_uint_gt(calls, 100);
+}
+END_TEST
+
+/* Every element a NaN: each lane rewritten, in steps longer than one (the path converts 2048 at a time). */
+START_TEST(test_bulk_all_nan)
+{
+    enum { N = 5001 };
+    static float x[N];
+    static unsigned char out[N * 2];
+    const mf_profile profs[4] = {MF_PROFILE_CUDA, MF_PROFILE_ML_DTYPES, MF_PROFILE_TORCH, MF_PROFILE_ONNX};
+    size_t i;
+    int k;
+    for (i = 0; i < N; i++) {
+        const uint32_t b = (uint32_t)(i & 1) << 31 | 0x7F800000u | (uint32_t)((i * 2654435761u) & 0x7FFFFFu) | 1u;
+        memcpy(&x[i], &b, 4);
+    }
+    for (k = 0; k < 4; k++) {
+        mf_format f;
+        for (f = MF_FP16; f < MF_FORMAT_COUNT; f = (mf_format)(f + 1)) {
+            mf_stats st;
+            mf_opts o;
+            if (f == MF_FP64 || !mf_profile_supports(profs[k], f, RN))
+                continue;
+            memset(&o, 0, sizeof o);
+            o.profile = profs[k];
+            o.stats = &st;
+            ck_assert_int_eq(mf_convert(f, out, MF_FP32, x, N, &o), MF_OK);
+            for (i = 0; i < N; i++)
+                MF_EXPECT(load_elem(f, out, i) == mf_from_f32_profile(profs[k], f, x[i], RN, IE), "%s %s NaN %zu",
+                          mf_profile_name(profs[k]), mf_format_name(f), i);
+            ck_assert_uint_eq(st.nan, N);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("profile");
@@ -330,6 +600,11 @@ int main(void)
     tcase_add_test(tc, test_default_is_default);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_bulk_matches_scalar);
+    tcase_add_test(tc, test_bulk_all_nan);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("every_pair"); /* one profile a test */
+    tcase_add_loop_test(tc, test_bulk_every_pair, 0, 4);
+    tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);
 }
