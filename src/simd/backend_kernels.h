@@ -85,21 +85,25 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
     size_t i = 0;
     /* f32 -> f16 with hw_f16_acc: blocks of BK_F16_BLK stored plainly, then mended if the block's
      * two accumulators say NaN (faster than a compare per two vectors, which competes with vcvtps2ph for
-     * a port on Intel: docs/perf/tuning.md) */
+     * a port on Intel: docs/perf/tuning.md). Saturating, the block is stored unclamped too, with the
+     * largest |x| << 1 kept (two integer operations a vector against the clamp's six); a block with an
+     * |x| above max, or a NaN, is stored again from clamped inputs. */
     for (; BK_HW_F16_ACC && !bf16 && S == MF_FP32 && i + BK_F16_BLK <= n; i += BK_F16_BLK) {
-        vu a0 = v_zero(), a1 = v_zero();
+        vu a0 = v_zero(), a1 = v_zero(), big = v_zero();
         size_t j;
         for (j = i; j < i + BK_F16_BLK; j += 4 * MF_VL) {
-            const vu u0 = BK_LD(j), u1 = BK_LD(j + MF_VL);
-            const vu u2 = BK_LD(j + 2 * MF_VL), u3 = BK_LD(j + 3 * MF_VL);
+            const vu u0 = bk_load32(S, src, j), u1 = bk_load32(S, src, j + MF_VL);
+            const vu u2 = bk_load32(S, src, j + 2 * MF_VL), u3 = bk_load32(S, src, j + 3 * MF_VL);
             a0 = hw_f16_acc(a0, u0, u1);
             a1 = hw_f16_acc(a1, u2, u3);
+            if (clamp)
+                big = v_max_u(v_max_u(big, v_slli(u0, 1)), v_max_u(v_max_u(v_slli(u1, 1), v_slli(u2, 1)), v_slli(u3, 1)));
             hw_f16_plain(dst + j, u0, R);
             hw_f16_plain(dst + j + MF_VL, u1, R);
             hw_f16_plain(dst + j + 2 * MF_VL, u2, R);
             hw_f16_plain(dst + j + 3 * MF_VL, u3, R);
         }
-        if (m_any(hw_f16_special2(a0, a1)))
+        if (m_any(hw_f16_special2(a0, a1)) || (clamp && m_any(v_gt_u(big, v_set1(maxbits << 1)))))
             for (j = i; j < i + BK_F16_BLK; j += MF_VL)
                 hw_f16_fix(dst + j, BK_LD(j), R);
     }
