@@ -201,7 +201,7 @@ class FormatInfo:
 class Format:
     """A format of the C library: its enum value, tag and array layout."""
 
-    __slots__ = ("value", "name", "info", "dtype", "code_dtype", "packed")
+    __slots__ = ("value", "name", "info", "dtype", "code_dtype", "array_dtype", "packed")
 
     def __init__(self, value: int, name: str, info: FormatInfo):
         self.value = value
@@ -209,13 +209,10 @@ class Format:
         self.info = info
         self.dtype = info.dtype
         self.code_dtype = info.code_dtype
+        # the dtype of arrays this package returns for the format
+        self.array_dtype = info.dtype if info.dtype is not None else info.code_dtype
         # C packs a 4-bit format (e2m1) two codes per byte (convert.h); numpy arrays hold one code per byte
         self.packed = core.mf_storage_bytes(value, 2) == 1
-
-    @property
-    def array_dtype(self) -> np.dtype:
-        """The dtype of arrays this package returns for the format."""
-        return self.dtype if self.dtype is not None else self.code_dtype
 
     def __repr__(self) -> str:
         return f"minifloat.Format({self.name!r})"
@@ -607,6 +604,8 @@ def make_opts(round="rn", saturate=False, seed=0, sr_offset=0, stats=None, threa
 
 # ---- conversions -----------------------------------------------------------------------------------------
 
+_native = _lib.native  # the extension module, or None (ctypes)
+
 # The C statuses of a conversion that one argument is to blame for.
 _CONVERT_BLAME = {
     E_ARG: ("threads", "threads must be >= 0"),
@@ -660,7 +659,7 @@ def _convert(func, x, to, src, round, saturate, profile, seed, sr_offset, stats,
     else:
         res = out_arg(func, out, x.shape, (dfmt.array_dtype, dfmt.code_dtype))
     n = x.size
-    native = _lib.native
+    native = _native
     if native is not None:
         try:
             rc = native.convert(dfmt.value, res, sfmt.value, x, n, r, saturate, seed, sr_offset, threads, p, stats)
