@@ -7,7 +7,9 @@ Rows: at n elements (default 4096) every conversion f32 -> fmt and decode fmt ->
 e2m1, minifloat (a new result array, and out= into a preallocated one) against `astype` to the ml_dtypes / numpy
 dtype; a one-element call; at the big n (default 1e6) convert under profile="ml_dtypes" and profile="torch" against
 the default profile. Each figure is the median of --reps runs of µs per call; a run times enough calls to last
-about 5 ms (short runs are less often interrupted on a shared machine). minifloat and astype runs alternate, so both see the same machine.
+about 1 ms (short runs are less often interrupted on a shared machine). minifloat and astype runs alternate, so
+both see the same machine. Cells show the median and, in parentheses, the best run (ratios: of the medians, and of
+the best runs).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ FORMATS = {
 }
 
 
-def _per_call(fn, target_s: float = 0.005) -> int:
+def _per_call(fn, target_s: float = 0.001) -> int:
     """How many calls make one run last about target_s."""
     number = 1
     while True:
@@ -57,8 +59,22 @@ def _run(fn, number: int) -> float:
     return (time.perf_counter() - t0) / number * 1e6
 
 
+class Time(float):
+    """The median µs per call of the runs (the float) and the best run (.best)."""
+
+    best: float
+
+    def __new__(cls, runs: list):
+        t = super().__new__(cls, statistics.median(runs))
+        t.best = min(runs)
+        return t
+
+    def __format__(self, spec: str) -> str:
+        return f"{float(self):{spec}} ({self.best:{spec}})"
+
+
 def timed(fns: list, reps: int) -> list:
-    """Median µs per call of each function, runs interleaved (f1 f2 ... f1 f2 ...)."""
+    """Time per call of each function (Time: median and best run), runs interleaved (f1 f2 ... f1 f2 ...)."""
     numbers = [_per_call(f) for f in fns]
     for f, number in zip(fns, numbers):  # warm up (caches, branch predictors, the CPU's clock)
         _run(f, number)
@@ -66,11 +82,13 @@ def timed(fns: list, reps: int) -> list:
     for _ in range(reps):
         for i, f in enumerate(fns):
             runs[i].append(_run(f, numbers[i]))
-    return [statistics.median(r) for r in runs]
+    return [Time(r) for r in runs]
 
 
 def ratio(a: float, b: float) -> str:
-    return f"{a / b:.2f}x"
+    """a / b of the medians, and of the best runs in parentheses."""
+    best = f" ({a.best / b.best:.2f}x)" if isinstance(a, Time) and isinstance(b, Time) else ""
+    return f"{a / b:.2f}x{best}"
 
 
 def same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
@@ -138,7 +156,7 @@ def bench_profiles(n: int, reps: int) -> list:
         times = timed([f for f in fns if f is not None], reps)
         it = iter(times)
         t = [next(it) if f is not None else None for f in fns]
-        cell = [f"{v:.0f}" if v is not None else "n/a" for v in t]
+        cell = [f"{v:.0f}" if v is not None else "n/a" for v in t]  # median (best)
         rel = [ratio(t[0], v) if v is not None else "n/a" for v in t[1:]]
         lines.append(f"| convert f32 -> {fmt} | {cell[0]} | {cell[1]} | {cell[2]} | {rel[0]} | {rel[1]} |")
     return lines
