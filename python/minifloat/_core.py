@@ -597,7 +597,7 @@ def make_opts(round="rn", saturate=False, seed=0, sr_offset=0, stats=None, threa
     o.seed = u64_arg(func, "seed", seed)
     o.sr_offset = u64_arg(func, "sr_offset", sr_offset)
     o.stats = ctypes.pointer(stats) if stats is not None else None
-    o.threads = int_arg(func, "threads", threads, 0)
+    o.threads = int_arg(func, "threads", threads, -2**31, 2**31 - 1)  # a negative count: the C library's MF_E_ARG
     o.profile = profile_value(profile, func)
     return o
 
@@ -650,8 +650,8 @@ def _convert(func, x, to, src, round, saturate, profile, seed, sr_offset, stats,
         seed = u64_arg(func, "seed", seed)
     if sr_offset.__class__ is not int or not 0 <= sr_offset < 2**64:
         sr_offset = u64_arg(func, "sr_offset", sr_offset)
-    if threads.__class__ is not int:
-        threads = int_arg(func, "threads", threads)  # a negative count is the C library's MF_E_ARG
+    if threads.__class__ is not int or not -2**31 <= threads < 2**31:
+        threads = int_arg(func, "threads", threads, -2**31, 2**31 - 1)  # a negative count: the C library's MF_E_ARG
     if stats is not False and stats is not True:
         stats = bool_arg(func, "stats", stats)
     if out is None:
@@ -730,7 +730,7 @@ def decode(codes_, fmt: Optional[FormatLike] = None, to: FormatLike = "f32", *, 
     array (fmt then defaults to its dtype's format) or raw uint8/uint16 codes (fmt required). out: as convert."""
     if unknown:
         unknown_kwargs("decode", unknown, ("fmt", "to", "profile", "out"), _DECODE_ALIASES)
-    if to is None or (isinstance(to, str) and to not in ("f32", "f64")):
+    if type(to) is not str or to not in ("f32", "f64"):
         dfmt = fmt_arg("decode", "to", to)
         if dfmt.name not in ("f32", "f64"):
             raise arg_error("decode", "to", f"to={to!r}: decode gives f32 or f64 (exact); use convert() to round "

@@ -56,6 +56,7 @@ ROWS = [
     ("convert seed=1.5", lambda o: mf.convert(X, "e4m3", round="sr", seed=1.5), TypeError, "seed", None),
     ("convert sr_offset=2**64", lambda o: mf.convert(X, "e4m3", sr_offset=2**64), ValueError, "sr_offset", None),
     ("convert threads=-1", lambda o: mf.convert(X, "e4m3", threads=-1, out=o), ValueError, "threads", ((4,), U8T)),
+    ("convert threads=2**40", lambda o: mf.convert(X, "e4m3", threads=2**40), ValueError, "threads", None),
     ("convert threads='2'", lambda o: mf.convert(X, "e4m3", threads="2"), TypeError, "threads", None),
     ("convert stats=1", lambda o: mf.convert(X, "e4m3", stats=1), TypeError, "stats", None),
     # ---- convert: the input
@@ -86,6 +87,7 @@ ROWS = [
     # ---- decode
     ("decode to=None", lambda o: mf.decode(E4M3, to=None), TypeError, "to", None),
     ("decode to=e5m2", lambda o: mf.decode(E4M3, to="e5m2"), ValueError, "to", None),
+    ("decode to=float16", lambda o: mf.decode(E4M3, to=np.float16), ValueError, "to", None),
     ("decode format=", lambda o: mf.decode(U8, format="e4m3", out=o), TypeError, "format", ((4,), F32)),
     ("decode src=", lambda o: mf.decode(U8, src="e4m3"), TypeError, "src", None),
     ("decode codes without fmt", lambda o: mf.decode(U8, out=o), ValueError, "codes", ((4,), F32)),
