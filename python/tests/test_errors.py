@@ -194,6 +194,17 @@ ROWS = [
      "initial_scale", None),
 ]
 
+if mf._lib.lab is not None:  # the lab library is optional (MF_BUILD_LAB=OFF)
+    ROWS += [
+        ("analyze saturate=1", lambda o: mf.analyze(X, "e4m3", saturate=1), TypeError, "saturate", None),
+        ("analyze fmt=None", lambda o: mf.analyze(X, None), TypeError, "fmt", None),
+        ("analyze seed=-2", lambda o: mf.analyze(X, "e4m3", seed=-2), ValueError, "seed", None),
+        ("unary op unknown", lambda o: mf.unary("cosh", X), ValueError, "op", None),
+        ("unary stats=1", lambda o: mf.unary("exp", X, stats=1), TypeError, "stats", None),
+        ("softmax 0-d", lambda o: mf.softmax(np.float32(1.0)), ValueError, "x", None),
+        ("softmax log='yes'", lambda o: mf.softmax(X, log="yes"), TypeError, "log", None),
+    ]
+
 SENTINEL = 0x5A  # a byte pattern no tested call would write
 
 
