@@ -450,6 +450,20 @@ def out_arg(func: str, out: Any, shape: tuple, dtypes: tuple, name: str = "out")
     return out
 
 
+def result_array(func: str, out: Any, shape: tuple, fmt: Format) -> np.ndarray:
+    """The array a call returns: a new one of fmt's array dtype, or the caller's out= (checked by out_arg; fmt's
+    code dtype is accepted too)."""
+    if out is None:
+        return np.empty(shape, fmt.array_dtype)
+    return out_arg(func, out, shape, (fmt.array_dtype, fmt.code_dtype))
+
+
+def store(res: np.ndarray, buf: np.ndarray, fmt: Format) -> np.ndarray:
+    """Copy a C-layout buffer of fmt (a successful call's output) into the result array; returns res."""
+    res.reshape(-1)[...] = from_c_layout(buf, fmt, res.size).view(res.dtype)
+    return res
+
+
 def to_c_layout(x: np.ndarray, fmt: Format) -> np.ndarray:
     """A contiguous buffer of x's elements in the C library's array layout of fmt (convert.h)."""
     flat = np.ascontiguousarray(x).reshape(-1)
@@ -654,10 +668,7 @@ def _convert(func, x, to, src, round, saturate, profile, seed, sr_offset, stats,
         threads = int_arg(func, "threads", threads, -2**31, 2**31 - 1)  # a negative count: the C library's MF_E_ARG
     if stats is not False and stats is not True:
         stats = bool_arg(func, "stats", stats)
-    if out is None:
-        res = np.empty(x.shape, dfmt.array_dtype)
-    else:
-        res = out_arg(func, out, x.shape, (dfmt.array_dtype, dfmt.code_dtype))
+    res = np.empty(x.shape, dfmt.array_dtype) if out is None else result_array(func, out, x.shape, dfmt)
     n = x.size
     native = _native
     if native is not None:
@@ -683,7 +694,7 @@ def _convert(func, x, to, src, round, saturate, profile, seed, sr_offset, stats,
         rc = core.mf_convert(dfmt.value, addr(dbuf), sfmt.value, addr(sbuf), n, ctypes.byref(opts))
         if rc < 0:
             _raise_convert(rc, func, sfmt, dfmt, round, profile)
-        res.reshape(-1)[...] = from_c_layout(dbuf, dfmt, n).view(res.dtype)
+        store(res, dbuf, dfmt)
         st = Stats._from_c(cst) if stats else None
     return (res, st) if stats else res
 

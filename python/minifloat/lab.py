@@ -24,8 +24,10 @@ from ._core import (
     format_of,
     from_c_layout,
     make_opts,
+    result_array,
     round_value,
     source_format,
+    store,
     to_c_layout,
     u64_arg,
 )
@@ -124,26 +126,28 @@ def _unary_value(op) -> int:
 
 
 def unary(op: str, x, to: FormatLike = "f32", *, src: Optional[FormatLike] = None, round="rn", saturate=False,
-          seed=0, sr_offset=0, stats=False):
+          seed=0, sr_offset=0, stats=False, out=None):
     """y = op(x) computed in binary32 as PyTorch's kernels do, rounded once into `to` (mf_unary).
-    op: exp, tanh, sigmoid, silu, gelu, gelu_tanh."""
+    op: exp, tanh, sigmoid, silu, gelu, gelu_tanh. out: an array of x's shape and the result's dtype."""
     f = "unary"
     x = np.asarray(x)
     sfmt = source_format(x, src, "x", f)
     dfmt = fmt_arg(f, "to", to)
     st = _lib.mf_stats() if bool_arg(f, "stats", stats) else None
     opts = make_opts(round, saturate, seed, sr_offset, st, func=f)
+    res = result_array(f, out, x.shape, dfmt)
     sbuf = to_c_layout(x, sfmt)
     dbuf = empty_c_buffer(dfmt, x.size)
     check(_lab().mf_unary(_unary_value(op), dfmt.value, addr(dbuf), sfmt.value, addr(sbuf), x.size,
                           ctypes.byref(opts)), f"unary {op}")
-    out = from_c_layout(dbuf, dfmt, x.size).reshape(x.shape)
-    return (out, Stats._from_c(st)) if stats else out
+    store(res, dbuf, dfmt)
+    return (res, Stats._from_c(st)) if stats else res
 
 
 def softmax(x, to: FormatLike = "f32", *, log=False, src: Optional[FormatLike] = None, round="rn", saturate=False,
-            seed=0, sr_offset=0, stats=False):
-    """(log-)softmax over the last axis, PyTorch's stable form (mf_softmax), rounded once into `to`."""
+            seed=0, sr_offset=0, stats=False, out=None):
+    """(log-)softmax over the last axis, PyTorch's stable form (mf_softmax), rounded once into `to`. out: as
+    unary."""
     f = "softmax"
     x = np.asarray(x)
     if x.ndim == 0:
@@ -154,12 +158,13 @@ def softmax(x, to: FormatLike = "f32", *, log=False, src: Optional[FormatLike] =
     rows = x.size // cols if cols else 0
     st = _lib.mf_stats() if bool_arg(f, "stats", stats) else None
     opts = make_opts(round, saturate, seed, sr_offset, st, func=f)
+    res = result_array(f, out, x.shape, dfmt)
     sbuf = to_c_layout(x, sfmt)
     dbuf = empty_c_buffer(dfmt, x.size)
     check(_lab().mf_softmax(int(bool_arg(f, "log", log)), dfmt.value, addr(dbuf), sfmt.value, addr(sbuf), rows, cols,
                             ctypes.byref(opts)), "softmax")
-    out = from_c_layout(dbuf, dfmt, x.size).reshape(x.shape)
-    return (out, Stats._from_c(st)) if stats else out
+    store(res, dbuf, dfmt)
+    return (res, Stats._from_c(st)) if stats else res
 
 
 def elementwise_math() -> str:

@@ -29,8 +29,9 @@ from ._core import (
     from_c_layout,
     int_arg,
     make_opts,
-    out_arg,
+    result_array,
     source_format,
+    store,
     to_c_layout,
     u8ptr,
 )
@@ -368,7 +369,7 @@ def mx_dequantize(elems, scales, type=None, *, axis="row", shape=None, fp6_packe
         raise arg_error(f, "elems", f"elems has {ebuf.size} element bytes, expected {eb.value} for {rows} x {cols}")
     if sbuf.size != sc.value:
         raise arg_error(f, "scales", f"scales has {sbuf.size} codes, expected {sc.value} for {rows} x {cols}")
-    y = np.empty((rows, cols), np.float32) if out is None else out_arg(f, out, (rows, cols), (np.dtype(np.float32),))
+    y = result_array(f, out, (rows, cols), format_of("f32"))
     check(core.mf_mx_dequantize(t, ax, flags, addr(ebuf), u8ptr(sbuf), rows, cols, fptr(y)), f"{f} {name}")
     return y
 
@@ -457,7 +458,7 @@ def nvfp4_dequantize(elems, scales, amax: float, *, axis="row", out=None) -> np.
     check(core.mf_nvfp4_sizes(ax, rows, cols, None, ctypes.byref(sc)), f)
     if sbuf.size != sc.value:
         raise arg_error(f, "scales", f"scales has {sbuf.size} codes, expected {sc.value} for {rows} x {cols}")
-    y = np.empty((rows, cols), np.float32) if out is None else out_arg(f, out, (rows, cols), (np.dtype(np.float32),))
+    y = result_array(f, out, (rows, cols), format_of("f32"))
     check(core.mf_nvfp4_dequantize(ax, u8ptr(ebuf), u8ptr(sbuf), amax, rows, cols, fptr(y)), f)
     return y
 
@@ -538,8 +539,7 @@ def fp8_quantize(x, fmt: FormatLike, scale: float, *, src: Optional[FormatLike] 
     sfmt = source_format(x, src, "x", f)
     dfmt = _fp8_fmt(f, "fmt", fmt)
     scale = float_arg(f, "scale", scale, positive=True)
-    q = np.empty(x.shape, dfmt.array_dtype) if out is None else out_arg(f, out, x.shape, (dfmt.array_dtype,
-                                                                                          dfmt.code_dtype))
+    q = result_array(f, out, x.shape, dfmt)
     if _lib.native is not None:
         rc, am = _lib.native.fp8_quantize(dfmt.value, q, sfmt.value, np.ascontiguousarray(x), x.size, scale)
         check(rc, f)
@@ -548,8 +548,7 @@ def fp8_quantize(x, fmt: FormatLike, scale: float, *, src: Optional[FormatLike] 
     qbuf = np.empty(x.size, np.uint8)
     am = ctypes.c_float()
     check(core.mf_fp8_quantize(dfmt.value, addr(qbuf), sfmt.value, addr(sbuf), x.size, scale, ctypes.byref(am)), f)
-    q.reshape(-1)[...] = qbuf.view(q.dtype)
-    return q, am.value
+    return store(q, qbuf, dfmt), am.value
 
 
 def fp8_dequantize(q, scale_inv: float, *, to: FormatLike = "f32", src: Optional[FormatLike] = None,
@@ -562,31 +561,31 @@ def fp8_dequantize(q, scale_inv: float, *, to: FormatLike = "f32", src: Optional
         raise arg_error(f, "q", f"q holds {sfmt.name}: fp8_dequantize reads e4m3 or e5m2", E_FORMAT)
     dfmt = _wide_fmt(f, "to", to)
     scale_inv = float_arg(f, "scale_inv", scale_inv, positive=True)
-    y = np.empty(q.shape, dfmt.array_dtype) if out is None else out_arg(f, out, q.shape, (dfmt.array_dtype,
-                                                                                          dfmt.code_dtype))
+    y = result_array(f, out, q.shape, dfmt)
     if _lib.native is not None:
         check(_lib.native.fp8_dequantize(dfmt.value, y, sfmt.value, np.ascontiguousarray(q), q.size, scale_inv), f)
         return y
     sbuf = to_c_layout(q, sfmt)
     buf = np.empty(q.size, dfmt.code_dtype)
     check(core.mf_fp8_dequantize(dfmt.value, addr(buf), sfmt.value, addr(sbuf), q.size, scale_inv), f)
-    y.reshape(-1)[...] = buf.view(y.dtype)
-    return y
+    return store(y, buf, dfmt)
 
 
-def fp8_quantize_current(x, fmt: FormatLike, *, pow2=False, epsilon=0.0, src: Optional[FormatLike] = None) -> tuple:
-    """Current scaling in one call: (q, amax, scale, scale_inv) (mf_fp8_quantize_current)."""
+def fp8_quantize_current(x, fmt: FormatLike, *, pow2=False, epsilon=0.0, src: Optional[FormatLike] = None,
+                         out=None) -> tuple:
+    """Current scaling in one call: (q, amax, scale, scale_inv) (mf_fp8_quantize_current). out: as fp8_quantize."""
     f = "fp8_quantize_current"
     x = np.asarray(x)
     sfmt = source_format(x, src, "x", f)
     dfmt = _fp8_fmt(f, "fmt", fmt)
+    res = result_array(f, out, x.shape, dfmt)
     sbuf = to_c_layout(x, sfmt)
     q = np.empty(x.size, np.uint8)
     am, s, si = ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
     check(core.mf_fp8_quantize_current(dfmt.value, addr(q), sfmt.value, addr(sbuf), x.size,
                                        int(bool_arg(f, "pow2", pow2)), float_arg(f, "epsilon", epsilon, nonnegative=True),
                                        ctypes.byref(am), ctypes.byref(s), ctypes.byref(si)), f)
-    return from_c_layout(q, dfmt, x.size).reshape(x.shape), am.value, s.value, si.value
+    return store(res, q, dfmt), am.value, s.value, si.value
 
 
 class DelayedScaling:
@@ -625,14 +624,15 @@ class DelayedScaling:
     def update(self) -> None:
         check(core.mf_fp8_delayed_update(ctypes.byref(self._st)), "DelayedScaling.update")
 
-    def quantize(self, x, *, src: Optional[FormatLike] = None) -> np.ndarray:
+    def quantize(self, x, *, src: Optional[FormatLike] = None, out=None) -> np.ndarray:
         f = "DelayedScaling.quantize"
         x = np.asarray(x)
         sfmt = source_format(x, src, "x", f)
+        res = result_array(f, out, x.shape, self._fmt)
         sbuf = to_c_layout(x, sfmt)
         q = np.empty(x.size, np.uint8)
         check(core.mf_fp8_delayed_quantize(ctypes.byref(self._st), addr(q), sfmt.value, addr(sbuf), x.size), f)
-        return from_c_layout(q, self._fmt, x.size).reshape(x.shape)
+        return store(res, q, self._fmt)
 
 
 def fp8_block_scale_shape(rows: int, cols: int, kind="1x128") -> tuple:
@@ -699,9 +699,7 @@ def fp8_block_dequantize(q, scale_inv, kind="1x128", *, to: FormatLike = "f32",
         raise arg_error(f, "scale_inv", f"scale_inv has {si.size} values, expected {want[0]} x {want[1]} "
                                         f"(fp8_block_scale_shape({rows}, {cols}, {kind!r}))")
     sbuf = to_c_layout(q, sfmt)
-    y = np.empty(q.shape, dfmt.array_dtype) if out is None else out_arg(f, out, q.shape, (dfmt.array_dtype,
-                                                                                          dfmt.code_dtype))
+    y = result_array(f, out, q.shape, dfmt)
     buf = np.empty(q.size, dfmt.code_dtype)
     check(core.mf_fp8_block_dequantize(dfmt.value, addr(buf), sfmt.value, addr(sbuf), fptr(si), rows, cols, k), f)
-    y.reshape(-1)[...] = buf.view(y.dtype)
-    return y
+    return store(y, buf, dfmt)

@@ -175,6 +175,10 @@ ROWS = [
      ((4,), F32)),
     ("fp8_dequantize to e5m2", lambda o: mf.fp8_dequantize(E4M3, 1.0, to="e5m2"), ValueError, "to", None),
     ("fp8_dequantize f32 q", lambda o: mf.fp8_dequantize(X, 1.0), ValueError, "q", None),
+    ("fp8_quantize_current out shape", lambda o: mf.fp8_quantize_current(X, "e4m3", out=o), ValueError, "out",
+     ((2, 2), U8T)),
+    ("DelayedScaling.quantize out dtype", lambda o: mf.DelayedScaling().quantize(X, out=o), ValueError, "out",
+     ((4,), F32)),
     ("fp8_max f16", lambda o: mf.fp8_max("f16"), ValueError, "fmt", None),
     ("fp8_current_scale pow2=1", lambda o: mf.fp8_current_scale("e4m3", 1.0, pow2=1), TypeError, "pow2", None),
     ("amax e4m3 data", lambda o: mf.amax(E4M3), ValueError, "x", None),
@@ -202,6 +206,7 @@ if mf._lib.lab is not None:  # the lab library is optional (MF_BUILD_LAB=OFF)
         ("unary op unknown", lambda o: mf.unary("cosh", X), ValueError, "op", None),
         ("unary stats=1", lambda o: mf.unary("exp", X, stats=1), TypeError, "stats", None),
         ("softmax 0-d", lambda o: mf.softmax(np.float32(1.0)), ValueError, "x", None),
+        ("unary out shape", lambda o: mf.unary("exp", X, out=o), ValueError, "out", ((3,), F32)),
         ("softmax log='yes'", lambda o: mf.softmax(X, log="yes"), TypeError, "log", None),
     ]
 

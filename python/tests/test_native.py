@@ -117,3 +117,35 @@ def test_threads_convert_concurrently():
     for t in ts:
         t.join()
     assert all(np.array_equal(g, w) for g, w in zip(got, want))
+
+
+def _producers():
+    x = np.linspace(-3, 3, 64, dtype=np.float32).reshape(2, 32)
+    q = mf.convert(x, "e4m3")
+    e, sc = mf.mx_quantize(x)
+    ne, ns, na = mf.nvfp4_quantize(x)
+    bq, bs = mf.fp8_block_quantize(np.ones((2, 128), np.float32), "e4m3")
+    calls = [
+        ("convert", lambda **k: mf.convert(x, "bf16", **k)),
+        ("decode", lambda **k: mf.decode(q, **k)),
+        ("fp8_quantize", lambda **k: mf.fp8_quantize(x, "e5m2", 2.0, **k)[0]),
+        ("fp8_dequantize", lambda **k: mf.fp8_dequantize(q, 0.5, to="f16", **k)),
+        ("fp8_quantize_current", lambda **k: mf.fp8_quantize_current(x, "e4m3", **k)[0]),
+        ("DelayedScaling.quantize", lambda **k: mf.DelayedScaling().quantize(x, **k)),
+        ("fp8_block_dequantize", lambda **k: mf.fp8_block_dequantize(bq, bs, **k)),
+        ("mx_dequantize", lambda **k: mf.mx_dequantize(e, sc, **k)),
+        ("nvfp4_dequantize", lambda **k: mf.nvfp4_dequantize(ne, ns, na, **k)),
+        ("gemm", lambda **k: mf.gemm(x, x.T.copy(), **k)),
+    ]
+    if _lib.lab is not None:
+        calls += [("unary", lambda **k: mf.unary("exp", x, "bf16", **k)),
+                  ("softmax", lambda **k: mf.softmax(x, "f16", **k))]
+    return calls
+
+
+@pytest.mark.parametrize("name,call", _producers(), ids=[c[0] for c in _producers()])
+def test_every_array_producer_takes_out(name, call):
+    want = call()
+    o = np.full_like(want, 0)
+    got = call(out=o)
+    assert got is o and got.tobytes() == want.tobytes(), name
