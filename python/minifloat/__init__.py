@@ -62,7 +62,8 @@ from ._lib import native as _native  # None: the ctypes fallback (see _lib.nativ
 __version__ = version()
 
 __all__ = [
-    "AnalyzeReport", "ArgumentTypeError", "DTYPE_NAMES", "DelayedScaling", "Error", "Format", "FormatInfo", "HAVE_ML_DTYPES", "LossScaler",
+    "AnalyzeReport", "ArgumentTypeError", "DTYPE_NAMES", "DelayedScaling", "Error", "Format", "FormatInfo",
+    "HAVE_ML_DTYPES", "LossScaler",
     "Stats", "amax", "analyze", "backend", "block_scale", "codes", "convert", "decode", "finfo", "format_of",
     "formats", "fp6_pack", "fp6_unpack", "fp8_block_dequantize", "fp8_block_quantize", "fp8_block_scale_shape",
     "fp8_current_scale", "fp8_dequantize", "fp8_max", "fp8_quantize", "fp8_quantize_current", "gemm",

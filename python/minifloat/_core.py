@@ -429,9 +429,10 @@ def check_codes(func: str, what: str, buf: np.ndarray, fmt: Format) -> None:
         over = np.flatnonzero(b >> bits)
         bad = int(over[0]) if over.size else -1
     if bad >= 0:
+        top = (1 << bits) - 1
         raise arg_error(func, what, f"{what}[{bad}] holds the code 0x{int(b[bad]):02x}, out of range for {fmt.name} "
-                                    f"({bits}-bit codes 0x00..0x{(1 << bits) - 1:02x}); mask with & 0x{(1 << bits) - 1:02x} "
-                                    "if the high bits are padding")
+                                    f"({bits}-bit codes 0x00..0x{top:02x}); mask with & 0x{top:02x} if the high bits "
+                                    "are padding")
 
 
 def out_arg(func: str, out: Any, shape: tuple, dtypes: tuple, name: str = "out") -> np.ndarray:
@@ -639,81 +640,87 @@ def _raise_convert(rc: int, func: str, sfmt: Format, dfmt: Format, round, profil
     raise Error(rc, func, None, argument, rule, library=True)
 
 
-def _convert(func, x, to, src, round, saturate, profile, seed, sr_offset, stats, threads, out, to_name="to",
-             src_name="src", x_name="x"):
-    # The fast path of every argument is one identity test or dict lookup; the helpers check and name the
-    # argument when it fails (the one-element call's time is mostly here: python/bench).
-    if type(x) is not np.ndarray:
-        x = np.asarray(x)
-    sfmt = _FORMAT_BY_ARRAY_DTYPE.get(x.dtype) if src is None else None
-    if sfmt is None:
-        sfmt = source_format(x, src, x_name, func, src_name)
-    try:
-        dfmt = _FORMAT_CACHE[to]
-    except (KeyError, TypeError):
-        dfmt = fmt_arg(func, to_name, to)
-    r = _ROUNDS.get(round) if type(round) is str else None
-    if r is None:
-        r = round_value(round, func)
-    if saturate is not False and saturate is not True:
-        saturate = bool_arg(func, "saturate", saturate)
-    p = _PROFILES.get(profile) if type(profile) is str else None
-    if p is None:
-        p = profile_value(profile, func)
-    if seed.__class__ is not int or not 0 <= seed < 2**64:
-        seed = u64_arg(func, "seed", seed)
-    if sr_offset.__class__ is not int or not 0 <= sr_offset < 2**64:
-        sr_offset = u64_arg(func, "sr_offset", sr_offset)
-    if threads.__class__ is not int or not -2**31 <= threads < 2**31:
-        threads = int_arg(func, "threads", threads, -2**31, 2**31 - 1)  # a negative count: the C library's MF_E_ARG
-    if stats is not False and stats is not True:
-        stats = bool_arg(func, "stats", stats)
-    res = np.empty(x.shape, dfmt.array_dtype) if out is None else result_array(func, out, x.shape, dfmt)
-    n = x.size
-    native = _native
-    if native is not None:
+def _converter(func: str, x_name: str, src_name: str):
+    """convert's body, with the names its errors give the function and the arguments (decode runs it as "decode"
+    with "codes" and "fmt"). A closure rather than a shared helper: the one-element call saves a Python frame."""
+
+    def convert(
+        x,
+        to: FormatLike,
+        *,
+        src: Optional[FormatLike] = None,
+        round: str = "rn",
+        saturate: bool = False,
+        profile: str = "default",
+        seed: int = 0,
+        sr_offset: int = 0,
+        stats: bool = False,
+        threads: int = 0,
+        out: Optional[np.ndarray] = None,
+    ):
+        # The fast path of every argument is one identity test or dict lookup; the helpers check and name the
+        # argument when it fails (the one-element call's time is mostly here: python/bench).
+        if type(x) is not np.ndarray:
+            x = np.asarray(x)
+        sfmt = _FORMAT_BY_ARRAY_DTYPE.get(x.dtype) if src is None else None
+        if sfmt is None:
+            sfmt = source_format(x, src, x_name, func, src_name)
         try:
-            rc = native.convert(dfmt.value, res, sfmt.value, x, n, r, saturate, seed, sr_offset, threads, p, stats)
-        except (BufferError, ValueError):  # numpy: "ndarray is not C-contiguous"
-            x = np.ascontiguousarray(x)
-            rc = native.convert(dfmt.value, res, sfmt.value, x, n, r, saturate, seed, sr_offset, threads, p, stats)
-        st = None
-        if stats:
-            rc, st = rc[0], Stats(*rc[1:])
-        if rc:
-            if rc == native.BAD_CODE:  # a code wider than a sub-byte format: find it for the message
+            dfmt = _FORMAT_CACHE[to]
+        except (KeyError, TypeError):
+            dfmt = fmt_arg(func, "to", to)
+        r = _ROUNDS.get(round) if type(round) is str else None
+        if r is None:
+            r = round_value(round, func)
+        if saturate is not False and saturate is not True:
+            saturate = bool_arg(func, "saturate", saturate)
+        p = _PROFILES.get(profile) if type(profile) is str else None
+        if p is None:
+            p = profile_value(profile, func)
+        if seed.__class__ is not int or not 0 <= seed < 2**64:
+            seed = u64_arg(func, "seed", seed)
+        if sr_offset.__class__ is not int or not 0 <= sr_offset < 2**64:
+            sr_offset = u64_arg(func, "sr_offset", sr_offset)
+        if threads.__class__ is not int or not -2**31 <= threads < 2**31:
+            threads = int_arg(func, "threads", threads, -2**31, 2**31 - 1)  # a negative count: the C library's MF_E_ARG
+        if stats is not False and stats is not True:
+            stats = bool_arg(func, "stats", stats)
+        res = np.empty(x.shape, dfmt.array_dtype) if out is None else result_array(func, out, x.shape, dfmt)
+        n = x.size
+        native = _native
+        if native is not None:
+            try:
+                rc = native.convert(dfmt.value, res, sfmt.value, x, n, r, saturate, seed, sr_offset, threads, p, stats)
+            except (BufferError, ValueError):  # numpy: "ndarray is not C-contiguous"
+                x = np.ascontiguousarray(x)
+                rc = native.convert(dfmt.value, res, sfmt.value, x, n, r, saturate, seed, sr_offset, threads, p, stats)
+            st = None
+            if stats:
+                rc, st = rc[0], Stats(*rc[1:])
+            if rc:
+                if rc == native.BAD_CODE:  # a code wider than a sub-byte format: find it for the message
+                    check_codes(func, x_name, x, sfmt)
+                _raise_convert(rc, func, sfmt, dfmt, round, profile)
+        else:
+            if sfmt.info.bits < 8:
                 check_codes(func, x_name, x, sfmt)
-            _raise_convert(rc, func, sfmt, dfmt, round, profile)
-    else:
-        if sfmt.info.bits < 8:
-            check_codes(func, x_name, x, sfmt)
-        cst = _lib.mf_stats() if stats else None
-        opts = make_opts(r, saturate, seed, sr_offset, cst, threads, p, func)
-        sbuf = to_c_layout(x, sfmt)
-        dbuf = empty_c_buffer(dfmt, n)
-        rc = core.mf_convert(dfmt.value, addr(dbuf), sfmt.value, addr(sbuf), n, ctypes.byref(opts))
-        if rc < 0:
-            _raise_convert(rc, func, sfmt, dfmt, round, profile)
-        store(res, dbuf, dfmt)
-        st = Stats._from_c(cst) if stats else None
-    return (res, st) if stats else res
+            cst = _lib.mf_stats() if stats else None
+            opts = make_opts(r, saturate, seed, sr_offset, cst, threads, p, func)
+            sbuf = to_c_layout(x, sfmt)
+            dbuf = empty_c_buffer(dfmt, n)
+            rc = core.mf_convert(dfmt.value, addr(dbuf), sfmt.value, addr(sbuf), n, ctypes.byref(opts))
+            if rc < 0:
+                _raise_convert(rc, func, sfmt, dfmt, round, profile)
+            store(res, dbuf, dfmt)
+            st = Stats._from_c(cst) if stats else None
+        return (res, st) if stats else res
+
+    convert.__qualname__ = convert.__name__ = func
+    return convert
 
 
-def convert(
-    x,
-    to: FormatLike,
-    *,
-    src: Optional[FormatLike] = None,
-    round: str = "rn",
-    saturate: bool = False,
-    profile: str = "default",
-    seed: int = 0,
-    sr_offset: int = 0,
-    stats: bool = False,
-    threads: int = 0,
-    out: Optional[np.ndarray] = None,
-):
-    """Convert array x into format `to`, rounding once (mf_convert).
+convert = _converter("convert", "x", "src")
+convert.__doc__ = """Convert array x into format `to`, rounding once (mf_convert).
 
     x: any array of f64/f32/f16 or an ml_dtypes dtype, or raw uint8/uint16 codes with src=<format> (codes of
     sub-byte formats must fit their width: e2m1 0..0x0f, e2m3/e3m2 0..0x3f).
@@ -728,7 +735,7 @@ def convert(
     Returns an array of x's shape and the target's dtype (uint8/uint16 codes where ml_dtypes is missing or
     lacks the format; e2m1 one code per byte), and a Stats when stats=True.
     """
-    return _convert("convert", x, to, src, round, saturate, profile, seed, sr_offset, stats, threads, out)
+_decode = _converter("decode", "codes", "fmt")
 
 
 _DECODE_ALIASES = {"format": ["fmt"], "src": ["fmt"], "src_format": ["fmt"], "dtype": ["fmt"], "dst": ["to"],
@@ -746,7 +753,7 @@ def decode(codes_, fmt: Optional[FormatLike] = None, to: FormatLike = "f32", *, 
         if dfmt.name not in ("f32", "f64"):
             raise arg_error("decode", "to", f"to={to!r}: decode gives f32 or f64 (exact); use convert() to round "
                                             f"into {dfmt.name}", E_FORMAT)
-    return _convert("decode", codes_, to, fmt, "rn", False, profile, 0, 0, False, 0, out, "to", "fmt", "codes")
+    return _decode(codes_, to, src=fmt, profile=profile, out=out)
 
 
 def backend() -> str:

@@ -582,8 +582,9 @@ def fp8_quantize_current(x, fmt: FormatLike, *, pow2=False, epsilon=0.0, src: Op
     sbuf = to_c_layout(x, sfmt)
     q = np.empty(x.size, np.uint8)
     am, s, si = ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
-    check(core.mf_fp8_quantize_current(dfmt.value, addr(q), sfmt.value, addr(sbuf), x.size,
-                                       int(bool_arg(f, "pow2", pow2)), float_arg(f, "epsilon", epsilon, nonnegative=True),
+    pow2 = int(bool_arg(f, "pow2", pow2))
+    epsilon = float_arg(f, "epsilon", epsilon, nonnegative=True)
+    check(core.mf_fp8_quantize_current(dfmt.value, addr(q), sfmt.value, addr(sbuf), x.size, pow2, epsilon,
                                        ctypes.byref(am), ctypes.byref(s), ctypes.byref(si)), f)
     return store(res, q, dfmt), am.value, s.value, si.value
 
@@ -673,9 +674,10 @@ def fp8_block_quantize(x, fmt: FormatLike = "e4m3", kind="1x128", *, pow2=True, 
     sbuf = to_c_layout(x, sfmt)
     q = np.empty(x.size, np.uint8)
     si = np.empty((sr, scn), np.float32)
-    check(core.mf_fp8_block_quantize(dfmt.value, addr(q), fptr(si), sfmt.value, addr(sbuf), rows, cols, k,
-                                     int(bool_arg(f, "pow2", pow2)), float_arg(f, "epsilon", epsilon, nonnegative=True)),
-          f)
+    pow2 = int(bool_arg(f, "pow2", pow2))
+    epsilon = float_arg(f, "epsilon", epsilon, nonnegative=True)
+    check(core.mf_fp8_block_quantize(dfmt.value, addr(q), fptr(si), sfmt.value, addr(sbuf), rows, cols, k, pow2,
+                                     epsilon), f)
     return from_c_layout(q, dfmt, x.size).reshape(x.shape), si
 
 
