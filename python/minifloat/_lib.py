@@ -413,7 +413,8 @@ def _load_native():
     import importlib.machinery
     import importlib.util
 
-    dirs = [d for d in (os.environ.get("MINIFLOAT_LIBRARY_DIR"), _HERE) if d]
+    # Only beside the core library that was loaded: an extension elsewhere would bring a second libminifloat.
+    dirs = [os.path.dirname(core_path)]
     errors = []
     for d in dirs:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
