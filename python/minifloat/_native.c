@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* minifloat._native: the hot calls of the Python package (convert, amax, unscale_, the FP8 casts) as a CPython
- * extension over the buffer protocol, so a call costs a few hundred nanoseconds instead of ctypes' microseconds.
+/* minifloat._native: the hot calls of the Python package (convert, amax, unscale_, the FP8 casts, mx_quantize,
+ * gemm) as a CPython extension over the buffer protocol, so a call costs a few hundred nanoseconds instead of
+ * ctypes' microseconds.
  *
  * The Python modules check every argument and name the offending one (minifloat/_core.py); this module takes
  * what they resolved (format and option enum values, contiguous buffers, the element count) and runs the C call
@@ -407,6 +408,108 @@ done:
     return result;
 }
 
+/* ---- the calls whose options Python builds as ctypes structs ----------------------------------------- */
+
+/* A C-contiguous buffer of at least `bytes` bytes, writable when asked. */
+static int get_bytes(PyObject *o, Py_buffer *view, size_t bytes, int writable) {
+    if (PyObject_GetBuffer(o, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0)
+        return -1;
+    if ((size_t)view->len < bytes) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "minifloat._native: buffer shorter than the call reads or writes");
+        return -1;
+    }
+    return 0;
+}
+
+/* An options struct the ctypes side owns (mf_opts, mf_gemm_opts: tests/test_abi.py checks their layout). */
+static int opts_arg(PyObject *o, const void **out) {
+    *out = PyLong_AsVoidPtr(o);
+    if (*out == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "minifloat._native: NULL options");
+    return *out == NULL ? -1 : 0;
+}
+
+/* Bytes of `rows` rows of `ld` elements of fmt; SIZE_MAX where the count overflows (no buffer is that long). */
+static size_t matrix_bytes(int fmt, size_t rows, size_t ld) {
+    if (ld && rows > SIZE_MAX / ld)
+        return SIZE_MAX;
+    size_t b = mf_storage_bytes((mf_format)fmt, rows * ld);
+    return (b == 0 && rows * ld != 0) ? SIZE_MAX : b;
+}
+
+/* gemm(trans_a, trans_b, m, n, k, alpha, a, fmt_a, lda, b, fmt_b, ldb, beta, c, fmt_c, ldc, opts_address)
+ * -> status. Row-major; a, b and c in the C layout (e2m1 packed), c written in place. */
+static PyObject *py_gemm(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    int ta, tb, fa, fb, fc, rc;
+    size_t m, n, k, lda, ldb, ldc;
+    float alpha, beta;
+    const void *opts;
+    if (check_nargs(nargs, 17, "gemm") < 0 || int_arg(args[0], &ta) < 0 || int_arg(args[1], &tb) < 0 ||
+        size_arg(args[2], &m) < 0 || size_arg(args[3], &n) < 0 || size_arg(args[4], &k) < 0 ||
+        float_arg(args[5], &alpha) < 0 || format_arg(args[7], &fa) < 0 || size_arg(args[8], &lda) < 0 ||
+        format_arg(args[10], &fb) < 0 || size_arg(args[11], &ldb) < 0 || float_arg(args[12], &beta) < 0 ||
+        format_arg(args[14], &fc) < 0 || size_arg(args[15], &ldc) < 0 || opts_arg(args[16], &opts) < 0)
+        return NULL;
+    Py_buffer av, bv, cv;
+    if (get_bytes(args[6], &av, matrix_bytes(fa, ta ? k : m, lda), 0) < 0)
+        return NULL;
+    if (get_bytes(args[9], &bv, matrix_bytes(fb, tb ? n : k, ldb), 0) < 0) {
+        PyBuffer_Release(&av);
+        return NULL;
+    }
+    if (get_bytes(args[13], &cv, matrix_bytes(fc, m, ldc), 1) < 0) {
+        PyBuffer_Release(&bv);
+        PyBuffer_Release(&av);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = mf_gemm(MF_ROW_MAJOR, ta ? MF_TRANS : MF_NO_TRANS, tb ? MF_TRANS : MF_NO_TRANS, m, n, k, alpha, av.buf,
+                 (mf_format)fa, lda, bv.buf, (mf_format)fb, ldb, beta, cv.buf, (mf_format)fc, ldc,
+                 (const mf_gemm_opts *)opts);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&bv);
+    PyBuffer_Release(&av);
+    return PyLong_FromLong(rc);
+}
+
+/* mx_quantize(type, rule, axis, flags, x, rows, cols, elems, scales, opts_address) -> status */
+static PyObject *py_mx_quantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    int type, rule, axis, flags, rc;
+    size_t rows, cols, eb = 0, sc = 0;
+    const void *opts;
+    if (check_nargs(nargs, 10, "mx_quantize") < 0 || int_arg(args[0], &type) < 0 || int_arg(args[1], &rule) < 0 ||
+        int_arg(args[2], &axis) < 0 || int_arg(args[3], &flags) < 0 || size_arg(args[5], &rows) < 0 ||
+        size_arg(args[6], &cols) < 0 || opts_arg(args[9], &opts) < 0)
+        return NULL;
+    rc = mf_mx_sizes((mf_mx_type)type, (mf_mx_axis)axis, (unsigned)flags, rows, cols, &eb, &sc);
+    if (rc != MF_OK)
+        return PyLong_FromLong(rc);
+    Py_buffer xv, ev, sv;
+    if (get_bytes(args[4], &xv, matrix_bytes(MF_FP32, rows, cols), 0) < 0)
+        return NULL;
+    if (get_bytes(args[7], &ev, eb, 1) < 0) {
+        PyBuffer_Release(&xv);
+        return NULL;
+    }
+    if (get_bytes(args[8], &sv, sc, 1) < 0) {
+        PyBuffer_Release(&ev);
+        PyBuffer_Release(&xv);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = mf_mx_quantize((mf_mx_type)type, (mf_mx_scale_rule)rule, (mf_mx_axis)axis, (unsigned)flags,
+                        (const float *)xv.buf, rows, cols, ev.buf, (uint8_t *)sv.buf, (const mf_opts *)opts);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&sv);
+    PyBuffer_Release(&ev);
+    PyBuffer_Release(&xv);
+    return PyLong_FromLong(rc);
+}
+
 static PyMethodDef methods[] = {
     {"convert", (PyCFunction)(void (*)(void))py_convert, METH_FASTCALL, "mf_convert over buffers"},
     {"first_bad_code", (PyCFunction)(void (*)(void))py_first_bad_code, METH_FASTCALL,
@@ -415,6 +518,8 @@ static PyMethodDef methods[] = {
     {"fp8_quantize", (PyCFunction)(void (*)(void))py_fp8_quantize, METH_FASTCALL, "mf_fp8_quantize"},
     {"fp8_dequantize", (PyCFunction)(void (*)(void))py_fp8_dequantize, METH_FASTCALL, "mf_fp8_dequantize"},
     {"unscale", (PyCFunction)(void (*)(void))py_unscale, METH_FASTCALL, "mf_unscale_check_tensors"},
+    {"gemm", (PyCFunction)(void (*)(void))py_gemm, METH_FASTCALL, "mf_gemm (row-major)"},
+    {"mx_quantize", (PyCFunction)(void (*)(void))py_mx_quantize, METH_FASTCALL, "mf_mx_quantize"},
     {NULL, NULL, 0, NULL},
 };
 

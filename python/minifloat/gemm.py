@@ -226,8 +226,12 @@ def gemm(a, b, c=None, *, out=None, alpha: float = 1.0, beta: float = 0.0,
     o.threads = int_arg(f, "threads", threads, 0)
     o.promote_every = int_arg(f, "promote_every", promote_every, 0)
     lda, ldb, ldc = max(a.shape[1], 1), max(b.shape[1], 1), max(n, 1)
-    rc = core.mf_gemm(0, int(trans_a), int(trans_b), m, n, k, alpha, addr(abuf), fa.value, lda,
-                      addr(bbuf), fb.value, ldb, beta, addr(cbuf), fc.value, ldc, ctypes.byref(o))
+    if _lib.native is not None:
+        rc = _lib.native.gemm(int(trans_a), int(trans_b), m, n, k, alpha, abuf, fa.value, lda, bbuf, fb.value, ldb,
+                              beta, cbuf, fc.value, ldc, ctypes.addressof(o))
+    else:
+        rc = core.mf_gemm(0, int(trans_a), int(trans_b), m, n, k, alpha, addr(abuf), fa.value, lda,
+                          addr(bbuf), fb.value, ldb, beta, addr(cbuf), fc.value, ldc, ctypes.byref(o))
     if rc == E_FORMAT and accum in _ACCUM_TAKES:
         raise arg_error(f, "accum", f"accum={accum!r}: the {accum} model does not multiply {fa.name} x {fb.name} "
                                     f"(its tensor cores take {_ACCUM_TAKES[accum]}); accum='fp32' or 'exact' take "

@@ -312,7 +312,10 @@ def mx_quantize(x, type="mxfp8_e4m3", *, rule="floor", axis="row", round="rn", s
     scales = np.zeros(sc.value, np.uint8)
     st = _lib.mf_stats() if stats else None
     opts = make_opts(round, False, seed, sr_offset, st, func=f)
-    rc = core.mf_mx_quantize(t, r, ax, flags, fptr(x), rows, cols, addr(elems), u8ptr(scales), ctypes.byref(opts))
+    if _lib.native is not None:
+        rc = _lib.native.mx_quantize(t, r, ax, flags, x, rows, cols, elems, scales, ctypes.addressof(opts))
+    else:
+        rc = core.mf_mx_quantize(t, r, ax, flags, fptr(x), rows, cols, addr(elems), u8ptr(scales), ctypes.byref(opts))
     check(rc, f"{f} {name}", {-3: "round"}.get(rc))
     if flags:
         out = elems

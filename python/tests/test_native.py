@@ -45,7 +45,9 @@ _PROGRAM = textwrap.dedent("""
             codes = np.arange(1 << info.bits, dtype=np.uint32).astype(info.code_dtype)
             out[f"{fmt} decode"] = np.frombuffer(mf.decode(codes, fmt).tobytes(), np.uint8)
             out[f"{fmt} decode64"] = np.frombuffer(mf.decode(codes[:-1], fmt, to="f64").tobytes(), np.uint8)
-    out["amax"] = np.array([mf.amax(x), mf.amax(x[np.isfinite(x)].astype(np.float16))])
+    with np.errstate(over="ignore"):  # f32 values beyond f16's range become inf: amax's input, on purpose
+        x16 = x[np.isfinite(x)].astype(np.float16)
+    out["amax"] = np.array([mf.amax(x), mf.amax(x16)])
     q, am = mf.fp8_quantize(x, "e4m3", 0.25)
     out["fp8_quantize"] = np.frombuffer(q.tobytes(), np.uint8)
     out["fp8_quantize amax"] = np.array([am])
@@ -54,6 +56,19 @@ _PROGRAM = textwrap.dedent("""
     g1, g2 = x[:5000].copy(), x[5000:7001].astype(np.float16)
     out["unscale"] = np.array([s.unscale_(g1, g2), s.unscale_(np.ones(3, np.float32))])
     out["unscale g"] = np.concatenate([np.frombuffer(g1.tobytes(), np.uint8), np.frombuffer(g2.tobytes(), np.uint8)])
+    g = rng.standard_normal((33, 64)).astype(np.float32) * 100
+    for t in ("mxfp8_e4m3", "mxfp4_e2m1", "mxint8"):
+        e, sc, st = mf.mx_quantize(g, t, rule="rceil", round="sr", seed=9, stats=True)
+        out[f"mx {t}"] = np.concatenate([np.frombuffer(e.tobytes(), np.uint8), np.frombuffer(sc.tobytes(), np.uint8)])
+        out[f"mx {t} stats"] = np.array([st.overflow, st.underflow, st.subnormal, st.nan, st.inexact])
+    e, sc = mf.mx_quantize(g, "mxfp8_e4m3")
+    out["gemm f32"] = mf.gemm(g, g, trans_b=True, accum="fp32")
+    out["gemm mx"] = mf.gemm(e, e, trans_b=True, accum="exact", scale_a=mf.mx_scale(sc), scale_b=mf.mx_scale(sc),
+                             out="bf16").view(np.uint16)
+    h = mf.convert(g, "f16")
+    c, st = mf.gemm(h[:, :32], h[:4, :32], mf.convert(np.ones((33, 4)), "f16"), trans_b=True, beta=0.5, accum="h100",
+                    out="f16", stats=True)
+    out["gemm h100"] = np.concatenate([c.view(np.uint16).reshape(-1), np.array([st.overflow, st.inexact], np.uint16)])
     np.savez(sys.argv[1], **out)
     print(mf._native is not None)
 """)
