@@ -57,7 +57,7 @@ from .scaling import (
     scale_from_amax,
 )
 
-from ._lib import native as _native  # None: the ctypes fallback (see _lib.native_error)
+from ._lib import native as _native  # noqa: F401 (None: the ctypes fallback, see _lib.native_error)
 
 __version__ = version()
 

@@ -12,7 +12,6 @@ from . import _lib
 from ._core import (
     E_ARG,
     E_FORMAT,
-    Error,
     FormatLike,
     Stats,
     addr,

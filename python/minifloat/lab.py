@@ -22,7 +22,6 @@ from ._core import (
     float_arg,
     fmt_arg,
     format_of,
-    from_c_layout,
     make_opts,
     result_array,
     round_value,

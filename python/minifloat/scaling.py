@@ -11,9 +11,9 @@ import numpy as np
 
 from . import _lib
 from ._core import (
-    E_ARG,
     E_FORMAT,
     Error,
+    Format,
     FormatLike,
     Stats,
     addr,
@@ -477,14 +477,14 @@ def _block(func: str, kind) -> int:
     raise arg_error(func, "kind", f"kind: unknown FP8 block kind {kind!r} (1x128, 128x128, 128x1)")
 
 
-def _fp8_fmt(func: str, name: str, fmt) -> "Format":
+def _fp8_fmt(func: str, name: str, fmt) -> Format:
     f = fmt_arg(func, name, fmt)
     if f.name not in ("e4m3", "e5m2"):
         raise arg_error(func, name, f"{name}={f.name!r}: the FP8 recipes take e4m3 or e5m2", E_FORMAT)
     return f
 
 
-def _wide_fmt(func: str, name: str, fmt, allowed=("f32", "f16", "bf16")) -> "Format":
+def _wide_fmt(func: str, name: str, fmt, allowed=("f32", "f16", "bf16")) -> Format:
     f = fmt_arg(func, name, fmt)
     if f.name not in allowed:
         raise arg_error(func, name, f"{name}={f.name!r}: {func} takes {', '.join(allowed)}", E_FORMAT)
