@@ -402,9 +402,10 @@ def has(name: str) -> bool:
 
 # ---- the extension module ----------------------------------------------------------------------------------
 # minifloat._native (python/minifloat/_native.c) runs the hot calls (convert, decode, amax, unscale_, the FP8
-# casts, mx_quantize, gemm) without ctypes' per-call cost. pip install builds it; where it is missing or fails to load (the source
-# tree used with MINIFLOAT_LIBRARY_DIR and no extension there, or MINIFLOAT_NATIVE=0 to compare) the package runs
-# on ctypes alone, with the same results: `native` is then None and `native_error` says why.
+# casts, the block quantizers, gemm) without ctypes' per-call cost. pip install builds it; where it is missing or
+# fails to load (the source tree used with MINIFLOAT_LIBRARY_DIR and no extension there, or MINIFLOAT_NATIVE=0 to
+# compare) the package runs on ctypes alone, with the same results: `native` is then None and `native_error` says
+# why.
 
 
 def _load_native():

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* minifloat._native: the hot calls of the Python package (convert, amax, unscale_, the FP8 casts, mx_quantize,
- * gemm) as a CPython extension over the buffer protocol, so a call costs a few hundred nanoseconds instead of
- * ctypes' microseconds.
+/* minifloat._native: the hot calls of the Python package (convert, amax, unscale_, the FP8 casts, the block
+ * quantizers, gemm) as a CPython extension over the buffer protocol, so a call costs a few hundred nanoseconds
+ * instead of ctypes' microseconds.
  *
  * The Python modules check every argument and name the offending one (minifloat/_core.py); this module takes
  * what they resolved (format and option enum values, contiguous buffers, the element count) and runs the C call
@@ -354,6 +354,23 @@ static PyObject *py_fp8_dequantize(PyObject *self, PyObject *const *args, Py_ssi
     return PyLong_FromLong(rc);
 }
 
+/* fp8_quantize_current(dst_fmt, dst, src_fmt, src, n, pow2, epsilon) -> (status, amax, scale, scale_inv) */
+static PyObject *py_fp8_quantize_current(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    int rc, pow2;
+    float epsilon, am = 0.0f, sc = 0.0f, si = 0.0f;
+    pair p;
+    if (check_nargs(nargs, 7, "fp8_quantize_current") < 0 || int_arg(args[5], &pow2) < 0 ||
+        float_arg(args[6], &epsilon) < 0 || pair_begin(&p, args, nargs, 7, "fp8_quantize_current") < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mf_fp8_quantize_current((mf_format)p.dst_fmt, p.dv.buf, (mf_format)p.src_fmt, p.sv.buf, p.n, pow2, epsilon,
+                                 &am, &sc, &si);
+    Py_END_ALLOW_THREADS
+    pair_end(&p);
+    return Py_BuildValue("(iddd)", rc, (double)am, (double)sc, (double)si);
+}
+
 /* unscale(scaler_address, ((array, fmt, n), ...)) -> status (1: an inf or NaN was found). The scaler is the
  * ctypes mf_loss_scaler the Python object owns (tests/test_abi.py checks its layout against the header). */
 static PyObject *py_unscale(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -475,12 +492,36 @@ static PyObject *py_gemm(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return PyLong_FromLong(rc);
 }
 
+/* The buffers of a block quantizer: its input (read) and its two outputs (written), each at least the given
+ * number of bytes; all released by release_all on success. */
+static int get_quantizer_buffers(Py_buffer v[3], PyObject *x, size_t xb, PyObject *e, size_t eb, PyObject *s,
+                                 size_t sb) {
+    if (get_bytes(x, &v[0], xb, 0) < 0)
+        return -1;
+    if (get_bytes(e, &v[1], eb, 1) < 0) {
+        PyBuffer_Release(&v[0]);
+        return -1;
+    }
+    if (get_bytes(s, &v[2], sb, 1) < 0) {
+        PyBuffer_Release(&v[1]);
+        PyBuffer_Release(&v[0]);
+        return -1;
+    }
+    return 0;
+}
+
+static void release_all(Py_buffer *v, int count) {
+    for (int i = count - 1; i >= 0; i--)
+        PyBuffer_Release(&v[i]);
+}
+
 /* mx_quantize(type, rule, axis, flags, x, rows, cols, elems, scales, opts_address) -> status */
 static PyObject *py_mx_quantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     int type, rule, axis, flags, rc;
     size_t rows, cols, eb = 0, sc = 0;
     const void *opts;
+    Py_buffer v[3];
     if (check_nargs(nargs, 10, "mx_quantize") < 0 || int_arg(args[0], &type) < 0 || int_arg(args[1], &rule) < 0 ||
         int_arg(args[2], &axis) < 0 || int_arg(args[3], &flags) < 0 || size_arg(args[5], &rows) < 0 ||
         size_arg(args[6], &cols) < 0 || opts_arg(args[9], &opts) < 0)
@@ -488,25 +529,64 @@ static PyObject *py_mx_quantize(PyObject *self, PyObject *const *args, Py_ssize_
     rc = mf_mx_sizes((mf_mx_type)type, (mf_mx_axis)axis, (unsigned)flags, rows, cols, &eb, &sc);
     if (rc != MF_OK)
         return PyLong_FromLong(rc);
-    Py_buffer xv, ev, sv;
-    if (get_bytes(args[4], &xv, matrix_bytes(MF_FP32, rows, cols), 0) < 0)
+    if (get_quantizer_buffers(v, args[4], matrix_bytes(MF_FP32, rows, cols), args[7], eb, args[8], sc) < 0)
         return NULL;
-    if (get_bytes(args[7], &ev, eb, 1) < 0) {
-        PyBuffer_Release(&xv);
-        return NULL;
-    }
-    if (get_bytes(args[8], &sv, sc, 1) < 0) {
-        PyBuffer_Release(&ev);
-        PyBuffer_Release(&xv);
-        return NULL;
-    }
     Py_BEGIN_ALLOW_THREADS
     rc = mf_mx_quantize((mf_mx_type)type, (mf_mx_scale_rule)rule, (mf_mx_axis)axis, (unsigned)flags,
-                        (const float *)xv.buf, rows, cols, ev.buf, (uint8_t *)sv.buf, (const mf_opts *)opts);
+                        (const float *)v[0].buf, rows, cols, v[1].buf, (uint8_t *)v[2].buf, (const mf_opts *)opts);
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&sv);
-    PyBuffer_Release(&ev);
-    PyBuffer_Release(&xv);
+    release_all(v, 3);
+    return PyLong_FromLong(rc);
+}
+
+/* nvfp4_quantize(axis, x, rows, cols, elems, scales, amax_in or None, opts_address) -> (status, amax) */
+static PyObject *py_nvfp4_quantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    int axis, rc;
+    size_t rows, cols, eb = 0, sc = 0;
+    float amax_in = 0.0f, amax_out = 0.0f;
+    const void *opts;
+    Py_buffer v[3];
+    if (check_nargs(nargs, 8, "nvfp4_quantize") < 0 || int_arg(args[0], &axis) < 0 || size_arg(args[2], &rows) < 0 ||
+        size_arg(args[3], &cols) < 0 || (args[6] != Py_None && float_arg(args[6], &amax_in) < 0) ||
+        opts_arg(args[7], &opts) < 0)
+        return NULL;
+    rc = mf_nvfp4_sizes((mf_mx_axis)axis, rows, cols, &eb, &sc);
+    if (rc != MF_OK)
+        return Py_BuildValue("(id)", rc, 0.0);
+    if (get_quantizer_buffers(v, args[1], matrix_bytes(MF_FP32, rows, cols), args[4], eb, args[5], sc) < 0)
+        return NULL;
+    const float *in = args[6] != Py_None ? &amax_in : NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mf_nvfp4_quantize((mf_mx_axis)axis, (const float *)v[0].buf, rows, cols, (uint8_t *)v[1].buf,
+                           (uint8_t *)v[2].buf, in, &amax_out, (const mf_opts *)opts);
+    Py_END_ALLOW_THREADS
+    release_all(v, 3);
+    return Py_BuildValue("(id)", rc, (double)amax_out);
+}
+
+/* fp8_block_quantize(dst_fmt, q, scale_inv, src_fmt, x, rows, cols, kind, pow2, epsilon) -> status */
+static PyObject *py_fp8_block_quantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    int dst_fmt, src_fmt, kind, pow2, rc;
+    size_t rows, cols, sr = 0, scn = 0;
+    float epsilon;
+    Py_buffer v[3];
+    if (check_nargs(nargs, 10, "fp8_block_quantize") < 0 || format_arg(args[0], &dst_fmt) < 0 ||
+        format_arg(args[3], &src_fmt) < 0 || size_arg(args[5], &rows) < 0 || size_arg(args[6], &cols) < 0 ||
+        int_arg(args[7], &kind) < 0 || int_arg(args[8], &pow2) < 0 || float_arg(args[9], &epsilon) < 0)
+        return NULL;
+    rc = mf_fp8_block_scale_shape((mf_fp8_block)kind, rows, cols, &sr, &scn);
+    if (rc != MF_OK)
+        return PyLong_FromLong(rc);
+    if (get_quantizer_buffers(v, args[4], matrix_bytes(src_fmt, rows, cols), args[1], matrix_bytes(dst_fmt, rows, cols),
+                              args[2], matrix_bytes(MF_FP32, sr, scn)) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mf_fp8_block_quantize((mf_format)dst_fmt, v[1].buf, (float *)v[2].buf, (mf_format)src_fmt, v[0].buf, rows,
+                               cols, (mf_fp8_block)kind, pow2, epsilon);
+    Py_END_ALLOW_THREADS
+    release_all(v, 3);
     return PyLong_FromLong(rc);
 }
 
@@ -520,6 +600,11 @@ static PyMethodDef methods[] = {
     {"unscale", (PyCFunction)(void (*)(void))py_unscale, METH_FASTCALL, "mf_unscale_check_tensors"},
     {"gemm", (PyCFunction)(void (*)(void))py_gemm, METH_FASTCALL, "mf_gemm (row-major)"},
     {"mx_quantize", (PyCFunction)(void (*)(void))py_mx_quantize, METH_FASTCALL, "mf_mx_quantize"},
+    {"nvfp4_quantize", (PyCFunction)(void (*)(void))py_nvfp4_quantize, METH_FASTCALL, "mf_nvfp4_quantize"},
+    {"fp8_block_quantize", (PyCFunction)(void (*)(void))py_fp8_block_quantize, METH_FASTCALL,
+     "mf_fp8_block_quantize"},
+    {"fp8_quantize_current", (PyCFunction)(void (*)(void))py_fp8_quantize_current, METH_FASTCALL,
+     "mf_fp8_quantize_current"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -432,9 +432,13 @@ def nvfp4_quantize(x, *, axis="row", amax: Optional[float] = None, round="rn", s
     amax_out = ctypes.c_float()
     st = _lib.mf_stats() if stats else None
     opts = make_opts(round, False, seed, sr_offset, st, func=f)
-    rc = core.mf_nvfp4_quantize(ax, fptr(x), rows, cols, u8ptr(elems), u8ptr(scales),
-                                ctypes.byref(amax_in) if amax_in is not None else None, ctypes.byref(amax_out),
-                                ctypes.byref(opts))
+    if _lib.native is not None:
+        rc, amax_used = _lib.native.nvfp4_quantize(ax, x, rows, cols, elems, scales, amax, ctypes.addressof(opts))
+        amax_out = ctypes.c_float(amax_used)
+    else:
+        rc = core.mf_nvfp4_quantize(ax, fptr(x), rows, cols, u8ptr(elems), u8ptr(scales),
+                                    ctypes.byref(amax_in) if amax_in is not None else None, ctypes.byref(amax_out),
+                                    ctypes.byref(opts))
     check(rc, f, {-3: "round"}.get(rc))
     e = from_c_layout(elems, format_of("e2m1"), rows * cols).reshape(rows, cols)
     s = scales.reshape(_scale_shape(rows, cols, ax, NVFP4_BLOCK)).view(format_of("e4m3").array_dtype)
@@ -582,11 +586,16 @@ def fp8_quantize_current(x, fmt: FormatLike, *, pow2=False, epsilon=0.0, src: Op
     sfmt = source_format(x, src, "x", f)
     dfmt = _fp8_fmt(f, "fmt", fmt)
     res = result_array(f, out, x.shape, dfmt)
+    pow2 = int(bool_arg(f, "pow2", pow2))
+    epsilon = float_arg(f, "epsilon", epsilon, nonnegative=True)
+    if _lib.native is not None:
+        rc, amv, sv, siv = _lib.native.fp8_quantize_current(dfmt.value, res, sfmt.value, np.ascontiguousarray(x),
+                                                             x.size, pow2, epsilon)
+        check(rc, f)
+        return res, amv, sv, siv
     sbuf = to_c_layout(x, sfmt)
     q = np.empty(x.size, np.uint8)
     am, s, si = ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
-    pow2 = int(bool_arg(f, "pow2", pow2))
-    epsilon = float_arg(f, "epsilon", epsilon, nonnegative=True)
     check(core.mf_fp8_quantize_current(dfmt.value, addr(q), sfmt.value, addr(sbuf), x.size, pow2, epsilon,
                                        ctypes.byref(am), ctypes.byref(s), ctypes.byref(si)), f)
     return store(res, q, dfmt), am.value, s.value, si.value
@@ -674,11 +683,16 @@ def fp8_block_quantize(x, fmt: FormatLike = "e4m3", kind="1x128", *, pow2=True, 
     k = _block(f, kind)
     rows, cols = x.shape
     sr, scn = fp8_block_scale_shape(rows, cols, kind)
-    sbuf = to_c_layout(x, sfmt)
-    q = np.empty(x.size, np.uint8)
     si = np.empty((sr, scn), np.float32)
     pow2 = int(bool_arg(f, "pow2", pow2))
     epsilon = float_arg(f, "epsilon", epsilon, nonnegative=True)
+    if _lib.native is not None:
+        res = np.empty(x.shape, dfmt.array_dtype)
+        check(_lib.native.fp8_block_quantize(dfmt.value, res, si, sfmt.value, np.ascontiguousarray(x), rows, cols, k,
+                                             pow2, epsilon), f)
+        return res, si
+    sbuf = to_c_layout(x, sfmt)
+    q = np.empty(x.size, np.uint8)
     check(core.mf_fp8_block_quantize(dfmt.value, addr(q), fptr(si), sfmt.value, addr(sbuf), rows, cols, k, pow2,
                                      epsilon), f)
     return from_c_layout(q, dfmt, x.size).reshape(x.shape), si

@@ -61,6 +61,16 @@ _PROGRAM = textwrap.dedent("""
         e, sc, st = mf.mx_quantize(g, t, rule="rceil", round="sr", seed=9, stats=True)
         out[f"mx {t}"] = np.concatenate([np.frombuffer(e.tobytes(), np.uint8), np.frombuffer(sc.tobytes(), np.uint8)])
         out[f"mx {t} stats"] = np.array([st.overflow, st.underflow, st.subnormal, st.nan, st.inexact])
+    for axis, amax in (("row", None), ("col", 500.0)):
+        e, sc, am, st = mf.nvfp4_quantize(g[:32], axis=axis, amax=amax, round="sr", seed=4, stats=True)
+        out[f"nvfp4 {axis}"] = np.concatenate([e.view(np.uint8).reshape(-1), sc.view(np.uint8).reshape(-1),
+                                               np.float32([am]).view(np.uint8)])
+        out[f"nvfp4 {axis} stats"] = np.array([st.overflow, st.underflow, st.subnormal, st.nan, st.inexact])
+    for kind in ("1x128", "128x128", "128x1"):
+        q, si = mf.fp8_block_quantize(np.tile(g, (5, 3)), "e5m2", kind, pow2=False, epsilon=1e-3)
+        out[f"block {kind}"] = np.concatenate([q.view(np.uint8).reshape(-1), si.view(np.uint8).reshape(-1)])
+    q, am, s, si = mf.fp8_quantize_current(g.astype(np.float16), "e4m3", pow2=True)
+    out["current"] = np.concatenate([q.view(np.uint8).reshape(-1), np.float32([am, s, si]).view(np.uint8)])
     e, sc = mf.mx_quantize(g, "mxfp8_e4m3")
     out["gemm f32"] = mf.gemm(g, g, trans_b=True, accum="fp32")
     out["gemm mx"] = mf.gemm(e, e, trans_b=True, accum="exact", scale_a=mf.mx_scale(sc), scale_b=mf.mx_scale(sc),
