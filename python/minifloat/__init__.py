@@ -1,6 +1,8 @@
 """minifloat: conversions between f32/f64 and the narrow ML number formats, exact to the bit.
 
-A ctypes binding of the minifloat C library (libminifloat and libminifloat_lab, shipped inside this package).
+A binding of the minifloat C library (libminifloat and libminifloat_lab, shipped inside this package): the hot
+calls through the extension module minifloat._native, the rest through ctypes. `minifloat._native` is None where
+the extension did not load (`minifloat._lib.native_error` says why); everything then runs through ctypes.
 Arrays are numpy arrays; narrow formats come back as ml_dtypes dtypes (bfloat16, float8_e4m3fn, ...) where
 ml_dtypes is installed, and as uint8 / uint16 code arrays where it is not.
 
@@ -12,6 +14,7 @@ ml_dtypes is installed, and as uint8 / uint16 code arrays where it is not.
 
 from ._core import (
     DTYPE_NAMES,
+    ArgumentTypeError,
     HAVE_ML_DTYPES,
     Error,
     Format,
@@ -54,10 +57,13 @@ from .scaling import (
     scale_from_amax,
 )
 
+from ._lib import native as _native  # noqa: F401 (None: the ctypes fallback, see _lib.native_error)
+
 __version__ = version()
 
 __all__ = [
-    "AnalyzeReport", "DTYPE_NAMES", "DelayedScaling", "Error", "Format", "FormatInfo", "HAVE_ML_DTYPES", "LossScaler",
+    "AnalyzeReport", "ArgumentTypeError", "DTYPE_NAMES", "DelayedScaling", "Error", "Format", "FormatInfo",
+    "HAVE_ML_DTYPES", "LossScaler",
     "Stats", "amax", "analyze", "backend", "block_scale", "codes", "convert", "decode", "finfo", "format_of",
     "formats", "fp6_pack", "fp6_unpack", "fp8_block_dequantize", "fp8_block_quantize", "fp8_block_scale_shape",
     "fp8_current_scale", "fp8_dequantize", "fp8_max", "fp8_quantize", "fp8_quantize_current", "gemm",

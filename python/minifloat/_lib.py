@@ -398,3 +398,44 @@ lab_path = _find("minifloat_lab")
 def has(name: str) -> bool:
     """Whether the loaded core library exports `name` (functions added later, e.g. mf_profile_from_name)."""
     return hasattr(core, name)
+
+
+# ---- the extension module ----------------------------------------------------------------------------------
+# minifloat._native (python/minifloat/_native.c) runs the hot calls (convert, decode, amax, unscale_, the FP8
+# casts, the block quantizers, gemm) without ctypes' per-call cost. pip install builds it; where it is missing or
+# fails to load (the source tree used with MINIFLOAT_LIBRARY_DIR and no extension there, or MINIFLOAT_NATIVE=0 to
+# compare) the package runs on ctypes alone, with the same results: `native` is then None and `native_error` says
+# why.
+
+
+def _load_native():
+    if os.environ.get("MINIFLOAT_NATIVE", "1") == "0":
+        return None, "disabled by MINIFLOAT_NATIVE=0"
+    import importlib.machinery
+    import importlib.util
+
+    # Only beside the core library that was loaded: an extension elsewhere would bring a second libminifloat.
+    dirs = [os.path.dirname(core_path)]
+    errors = []
+    for d in dirs:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(d, "_native" + suffix)
+            if not os.path.exists(path):
+                continue
+            try:
+                spec = importlib.util.spec_from_file_location("minifloat._native", path)
+                mod = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(mod)
+            except ImportError as e:
+                errors.append(f"{path}: {e}")
+                continue
+            if mod.library_version != core.mf_version().decode():
+                errors.append(f"{path} was built against libminifloat {mod.library_version}, "
+                              f"loaded {core.mf_version().decode()}")
+                continue
+            sys.modules["minifloat._native"] = mod
+            return mod, ""
+    return None, "; ".join(errors) or f"no _native extension module in {' or '.join(dirs)}"
+
+
+native, native_error = _load_native()

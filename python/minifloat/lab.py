@@ -16,14 +16,19 @@ from ._core import (
     FormatLike,
     Stats,
     addr,
+    bool_arg,
     check,
     empty_c_buffer,
+    float_arg,
+    fmt_arg,
     format_of,
-    from_c_layout,
     make_opts,
+    result_array,
     round_value,
     source_format,
+    store,
     to_c_layout,
+    u64_arg,
 )
 
 HIST_MIN = _lib.MF_ANALYZE_HIST_MIN
@@ -82,17 +87,18 @@ def analyze(x, fmt: FormatLike, *, round="rn", saturate=False, scale: float = 1.
             src: Optional[FormatLike] = None) -> AnalyzeReport:
     """Analyse converting x (f32, f64, f16 or bf16 data) into fmt: overflow, underflow, errors, safe power-of-two
     scales and a log2 histogram (mf_analyze). scale multiplies every element first (in binary64)."""
+    f = "analyze"
     x = np.asarray(x)
-    sfmt = source_format(x, src)
-    dfmt = format_of(fmt)
+    sfmt = source_format(x, src, "x", f)
+    dfmt = fmt_arg(f, "fmt", fmt)
     buf = to_c_layout(x, sfmt)
     o = _lib.mf_analyze_opts()
     o.src_format = sfmt.value
-    o.round = round_value(round)
-    o.overflow = 1 if saturate else 0
-    o.seed = int(seed)
-    o.sr_offset = int(sr_offset)
-    o.scale = float(scale)
+    o.round = round_value(round, f)
+    o.overflow = 1 if bool_arg(f, "saturate", saturate) else 0
+    o.seed = u64_arg(f, "seed", seed)
+    o.sr_offset = u64_arg(f, "sr_offset", sr_offset)
+    o.scale = float_arg(f, "scale", scale, finite=False)
     r = _lib.mf_analyze_report()
     check(_lab().mf_analyze(dfmt.value, addr(buf), x.size, ctypes.byref(o), ctypes.byref(r)),
           f"analyze {sfmt.name} -> {dfmt.name}")
@@ -114,45 +120,50 @@ def _unary_value(op) -> int:
     out = ctypes.c_int()
     rc = _lab().mf_unary_from_name(str(op).encode(), ctypes.byref(out))
     if rc != 0:
-        raise Error(rc, f"unknown operation {op!r} (exp tanh sigmoid silu gelu gelu_tanh)")
+        raise Error(rc, "unary", None, "op", f"op: unknown operation {op!r} (exp tanh sigmoid silu gelu gelu_tanh)")
     return out.value
 
 
 def unary(op: str, x, to: FormatLike = "f32", *, src: Optional[FormatLike] = None, round="rn", saturate=False,
-          seed=0, sr_offset=0, stats=False):
+          seed=0, sr_offset=0, stats=False, out=None):
     """y = op(x) computed in binary32 as PyTorch's kernels do, rounded once into `to` (mf_unary).
-    op: exp, tanh, sigmoid, silu, gelu, gelu_tanh."""
+    op: exp, tanh, sigmoid, silu, gelu, gelu_tanh. out: an array of x's shape and the result's dtype."""
+    f = "unary"
     x = np.asarray(x)
-    sfmt = source_format(x, src)
-    dfmt = format_of(to)
-    st = _lib.mf_stats() if stats else None
-    opts = make_opts(round, saturate, seed, sr_offset, st)
+    sfmt = source_format(x, src, "x", f)
+    dfmt = fmt_arg(f, "to", to)
+    st = _lib.mf_stats() if bool_arg(f, "stats", stats) else None
+    opts = make_opts(round, saturate, seed, sr_offset, st, func=f)
+    res = result_array(f, out, x.shape, dfmt)
     sbuf = to_c_layout(x, sfmt)
     dbuf = empty_c_buffer(dfmt, x.size)
     check(_lab().mf_unary(_unary_value(op), dfmt.value, addr(dbuf), sfmt.value, addr(sbuf), x.size,
                           ctypes.byref(opts)), f"unary {op}")
-    out = from_c_layout(dbuf, dfmt, x.size).reshape(x.shape)
-    return (out, Stats._from_c(st)) if stats else out
+    store(res, dbuf, dfmt)
+    return (res, Stats._from_c(st)) if stats else res
 
 
 def softmax(x, to: FormatLike = "f32", *, log=False, src: Optional[FormatLike] = None, round="rn", saturate=False,
-            seed=0, sr_offset=0, stats=False):
-    """(log-)softmax over the last axis, PyTorch's stable form (mf_softmax), rounded once into `to`."""
+            seed=0, sr_offset=0, stats=False, out=None):
+    """(log-)softmax over the last axis, PyTorch's stable form (mf_softmax), rounded once into `to`. out: as
+    unary."""
+    f = "softmax"
     x = np.asarray(x)
     if x.ndim == 0:
-        raise Error(E_ARG, "softmax of a 0-d array")
-    sfmt = source_format(x, src)
-    dfmt = format_of(to)
+        raise Error(E_ARG, f, None, "x", "x must have at least one axis (softmax runs over the last one)")
+    sfmt = source_format(x, src, "x", f)
+    dfmt = fmt_arg(f, "to", to)
     cols = x.shape[-1]
     rows = x.size // cols if cols else 0
-    st = _lib.mf_stats() if stats else None
-    opts = make_opts(round, saturate, seed, sr_offset, st)
+    st = _lib.mf_stats() if bool_arg(f, "stats", stats) else None
+    opts = make_opts(round, saturate, seed, sr_offset, st, func=f)
+    res = result_array(f, out, x.shape, dfmt)
     sbuf = to_c_layout(x, sfmt)
     dbuf = empty_c_buffer(dfmt, x.size)
-    check(_lab().mf_softmax(int(bool(log)), dfmt.value, addr(dbuf), sfmt.value, addr(sbuf), rows, cols,
+    check(_lab().mf_softmax(int(bool_arg(f, "log", log)), dfmt.value, addr(dbuf), sfmt.value, addr(sbuf), rows, cols,
                             ctypes.byref(opts)), "softmax")
-    out = from_c_layout(dbuf, dfmt, x.size).reshape(x.shape)
-    return (out, Stats._from_c(st)) if stats else out
+    store(res, dbuf, dfmt)
+    return (res, Stats._from_c(st)) if stats else res
 
 
 def elementwise_math() -> str:
