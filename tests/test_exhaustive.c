@@ -79,7 +79,11 @@ typedef struct {
     EX_FORMAT(e5m2fnuz, MF_FP8_E5M2FNUZ, NCOMBO_RN)                                                          \
     EX_FORMAT(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ, NCOMBO_RN)                                                    \
     EX_FORMAT(e4m3ieee, MF_FP8_E4M3IEEE, NCOMBO_RN)                                                          \
-    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN)
+    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN)                                                                  \
+    /* IEEE P3109's conformance formats (report 4.5): every mode, SatNone ("ieee") and SatFinite ("sat") */   \
+    EX_FORMAT(binary8p4se, MF_BINARY8P4SE, NCOMBO)                                                           \
+    EX_FORMAT(binary8p3se, MF_BINARY8P3SE, NCOMBO)                                                           \
+    EX_FORMAT(binary4p2sf, MF_BINARY4P2SF, NCOMBO)
 
 static const fmt_entry formats[] = {
 #define EX_ENTRY(name, F, NC) {F, #name, NC},
@@ -704,8 +708,8 @@ int main(int argc, char **argv)
     size_t i;
     if (argc != 2 && argc != 3) {
         fprintf(stderr,
-                "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4> "
-                "[backend]\n",
+                "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4|"
+                "binary8p4se|binary8p3se|binary4p2sf> [backend]\n",
                 argv[0]);
         return 2;
     }

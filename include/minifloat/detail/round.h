@@ -244,7 +244,7 @@ MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, m
         *ev |= MF__EV_INEXACT;
     if (below && code != 0) {
         code = mf__p3109_below(f, r, o, 0);
-        *ev |= MF__EV_OVERFLOW | MF__EV_INEXACT | (code == 0 ? MF__EV_UNDERFLOW : 0u);
+        *ev |= MF__EV_OVERFLOW | MF__EV_INEXACT | (code == 0 ? (unsigned)MF__EV_UNDERFLOW : 0u);
         return (uint32_t)code;
     }
     if (code > mf__fmt_max_code(f)) {
