@@ -149,9 +149,10 @@ MF_HD MF_INLINE uint32_t mf__p3109_below(mf__fmt f, mf_round r, mf_overflow o, i
  * above; a rounded magnitude above max finite is an overflow. The discarded part of the significand
  * is kept left-aligned in `frac` (a fraction of one unit in the last place, in units of 2^-64, with
  * a sticky bit in bit 0), so that ties, directed modes and the 32-bit stochastic comparison all read
- * the same word. */
-MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, mf_overflow o, uint32_t rbits,
-                                        unsigned *ev)
+ * the same word. Always inlined: its format folds to constants only there (GCC 12 otherwise made an IPA-SRA
+ * clone of it once the P3109 rules were added, which the exhaustive sweeps' flatten did not inline). */
+MF_HD MF_FORCE_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, mf_overflow o, uint32_t rbits,
+                                              unsigned *ev)
 {
     const uint64_t half_ulp = (uint64_t)1 << 63;
     /* the sign rounding sees: unsigned P3109 formats round the signed value, e8m0 its magnitude */
