@@ -327,7 +327,8 @@ EX_FORCE_INLINE uint32_t bulk_code(mf_format F, uint32_t j)
     switch (F) {
     case MF_FP16:
     case MF_BF16: return g_dst[j];
-    case MF_FP4_E2M1: return (uint32_t)(b[j >> 1] >> (4 * (j & 1u))) & 0xFu;
+    case MF_FP4_E2M1:
+    case MF_BINARY4P2SF: return (uint32_t)(b[j >> 1] >> (4 * (j & 1u))) & 0xFu; /* two codes a byte */
     default: return b[j];
     }
 }
@@ -389,7 +390,7 @@ EX_FORCE_INLINE void bulk_sweep(mf_format F, mf_round R, mf_overflow O, const mf
             want = t->code[k];
             if (t->start[k + 1] - ubase < j1)
                 j1 = t->start[k + 1] - ubase;
-            if (F == MF_FP4_E2M1)
+            if (F == MF_FP4_E2M1 || F == MF_BINARY4P2SF) /* the same packed layout */
                 acc = e2m1_run_diff(j0, j1, want);
             else
                 for (j = j0; j < j1; j++)
