@@ -209,6 +209,41 @@ START_TEST(test_p3109_hand_cases)
 }
 END_TEST
 
+/* sr is the report's StochasticA with N = 8 (4.7.4): up iff floor(nu * 2^8) + R >= 2^8, R the top 8 bits of
+ * rbits (the slice a bulk call gives each element of an 8-bit format), nu the discarded fraction. Written
+ * from the report's formula, on three grids: Binary8p4se [1, 1.125], Binary8p4ue's subnormals [2^-18, 2^-17]
+ * and Binary4p2sf [2, 3]; the negative values too (unsigned: below the range, 0 under SatFinite). */
+START_TEST(test_p3109_stochastic_a)
+{
+    static const struct {
+        const char *fmt;
+        double lo, ulp;
+        uint32_t lo_code;
+    } grids[] = {{"binary8p4se", 1.0, 0.125, 0x40}, {"binary8p4ue", 0x1p-18, 0x1p-18, 0x01}, {"binary4p2sf", 2.0, 1.0, 0x6}};
+    size_t g, cases = 0;
+    for (g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+        mf_format f;
+        uint32_t k, r;
+        ck_assert_int_eq(mf_format_from_name(grids[g].fmt, &f), MF_OK);
+        for (k = 0; k < 256; k++) {
+            const double nu = (k + 0.5) / 256.0; /* floor(nu * 2^8) = k */
+            const double x = grids[g].lo + nu * grids[g].ulp;
+            for (r = 0; r < 256; r++) {
+                const uint32_t want = grids[g].lo_code + (k + r >= 256u);
+                MF_EXPECT(mf_from_f64(f, x, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, r << 24) == want,
+                          "%s x=%a R=%u: 0x%x, want 0x%x", grids[g].fmt, x, r,
+                          mf_from_f64(f, x, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, r << 24), want);
+                MF_EXPECT(mf_from_f64(f, -x, MF_ROUND_STOCHASTIC, MF_OVERFLOW_SATURATE, r << 24) ==
+                              (strchr(grids[g].fmt + 9, 'u') ? 0u : want | (1u << (mf_storage_bytes(f, 2) == 1 ? 3 : 7))),
+                          "%s -x=%a R=%u", grids[g].fmt, -x, r);
+                cases += 2;
+            }
+        }
+    }
+    ck_assert_uint_eq(cases, 3u * 256 * 256 * 2);
+}
+END_TEST
+
 /* mf_convert between f32 / f64 and every P3109 format, and between pairs that go through the run-time loop
  * (another narrow format on either side), against the scalar functions element by element, in every mode and
  * both policies, with the statistics; sr with the stream's rbits. */
@@ -352,6 +387,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_p3109_value_tables, 0, (int)NTABLES);
     tcase_add_test(tc, test_p3109_hand_cases);
+    tcase_add_test(tc, test_p3109_stochastic_a);
     tcase_add_loop_test(tc, test_p3109_bulk, MF_BINARY8P1SE, MF_BINARY4P2SF + 1); /* the P3109 rows */
     tcase_add_test(tc, test_p3109_narrow_pairs);
     suite_add_tcase(s, tc);
