@@ -42,6 +42,7 @@ static size_t storage(mf_format f, size_t n, int *ovf)
     case MF_FP16:
     case MF_BF16: w = 2; break;
     case MF_FP4_E2M1:
+    case MF_BINARY4P2SF: /* two codes a byte, as e2m1 */
         if (n / 2 >= FZ_MAX_SPAN) {
             *ovf = 1;
             return 0;
@@ -76,7 +77,8 @@ static uint64_t load(mf_format f, const uint8_t *p, size_t i)
     }
     case MF_FP6_E2M3:
     case MF_FP6_E3M2: return p[i] & 0x3Fu;
-    case MF_FP4_E2M1: return (p[i / 2] >> (4 * (i % 2))) & 0xFu;
+    case MF_FP4_E2M1:
+    case MF_BINARY4P2SF: return (p[i / 2] >> (4 * (i % 2))) & 0xFu;
     default: return p[i];
     }
 }
@@ -98,7 +100,8 @@ static void store(mf_format f, uint8_t *p, size_t i, uint64_t c)
     }
     case MF_FP6_E2M3:
     case MF_FP6_E3M2: p[i] = (uint8_t)(c & 0x3Fu); break;
-    case MF_FP4_E2M1: {
+    case MF_FP4_E2M1:
+    case MF_BINARY4P2SF: {
         unsigned sh = 4 * (unsigned)(i % 2);
         p[i / 2] = (uint8_t)((p[i / 2] & ~(0xFu << sh)) | ((c & 0xFu) << sh));
         break;
@@ -312,7 +315,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (k = 0; k < ARENA && arena[k] == want[k]; k++)
             ;
         if (k >= dst_pos && k < dst_pos + dbytes) {
-            size_t e = df == MF_FP4_E2M1 ? (k - dst_pos) * 2 : (k - dst_pos) / (storage(df, 1, &s_ovf));
+            size_t e = df == MF_FP4_E2M1 || df == MF_BINARY4P2SF ? (k - dst_pos) * 2
+                                                                 : (k - dst_pos) / (storage(df, 1, &s_ovf));
             fz_fail("mf_convert(%s <- %s, n=%zu, %s, %s, seed 0x%llx, sr_offset 0x%llx, src@%zu dst@%zu): byte %zu "
                     "(element ~%zu, source code 0x%llx = %a): expected 0x%02x, got 0x%02x",
                     fname(df), fname(sf), n, use_opts ? fz_mode_names[opts.round] : "rn (NULL opts)",

@@ -48,7 +48,9 @@ static void check_neighbours(mf_format f, double x, int is_f32, uint32_t rbits)
         uint32_t cu = fz_from(f, x, is_f32, REF_RU, pol, 0, NULL);
         uint32_t cz = fz_from(f, x, is_f32, REF_RZ, pol, 0, NULL);
         double d = dec(f, cd), u = dec(f, cu), z = dec(f, cz);
-        int unclamped = fabs(xx) <= I->max || (pol == REF_IEEE && (I->has_inf || I->has_nan));
+        /* a negative value into an unsigned P3109 format is below its range: 0 or NaN, not a neighbour */
+        int below = x < 0 && !e8 && !ref_signed(rf);
+        int unclamped = !below && (fabs(xx) <= I->max || (pol == REF_IEEE && (I->has_inf || I->has_nan)));
         static const uint32_t fixed_rbits[2] = {0u, 0xFFFFFFFFu};
         int k;
         if (unclamped) {

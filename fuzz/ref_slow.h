@@ -31,7 +31,9 @@
 
 enum {
     REF_F32, REF_F16, REF_BF16, REF_E4M3, REF_E5M2, REF_E2M3, REF_E3M2, REF_E2M1, REF_E8M0,
-    REF_E4M3FNUZ, REF_E5M2FNUZ, REF_E4M3B11FNUZ, REF_E4M3IEEE, REF_E3M4, REF_NFMT
+    REF_E4M3FNUZ, REF_E5M2FNUZ, REF_E4M3B11FNUZ, REF_E4M3IEEE, REF_E3M4,
+    REF_P3109_FIRST, /* the IEEE P3109 rows of ref_formats, in their order */
+    REF_NFMT = REF_P3109_FIRST + 31
 };
 enum { REF_RN, REF_RNA, REF_RZ, REF_RU, REF_RD, REF_RO, REF_SR, REF_NMODE };
 enum { REF_IEEE, REF_SAT };
@@ -43,8 +45,14 @@ enum { REF_EV_OVERFLOW = 1, REF_EV_UNDERFLOW = 2, REF_EV_SUBNORMAL = 4, REF_EV_N
  *   NONE  every code is finite (FP6, FP4)
  *   E8M0  unsigned 2^(code - 127), 0xFF = NaN
  *   FNUZ  every magnitude is finite; the sign bit alone (the code of -0 elsewhere) is the one NaN:
- *         no inf, no -0 (e4m3fnuz, e5m2fnuz, e4m3b11fnuz) */
-enum { REF_KIND_IEEE, REF_KIND_FN, REF_KIND_NONE, REF_KIND_E8M0, REF_KIND_FNUZ };
+ *         no inf, no -0 (e4m3fnuz, e5m2fnuz, e4m3b11fnuz)
+ *   P3109SE, P3109SF, P3109UE, P3109UF  the IEEE P3109 family (interim report 3.1, 4.7): one zero, one NaN
+ *         (signed: the sign bit alone; unsigned: all ones), +-inf in the extended ones (signed: the all-ones
+ *         magnitude; unsigned: all ones - 1); REF_IEEE / REF_SAT are the report's SatNone / SatFinite */
+enum {
+    REF_KIND_IEEE, REF_KIND_FN, REF_KIND_NONE, REF_KIND_E8M0, REF_KIND_FNUZ,
+    REF_KIND_P3109SE, REF_KIND_P3109SF, REF_KIND_P3109UE, REF_KIND_P3109UF
+};
 
 typedef struct ref_format {
     const char *name;
@@ -59,6 +67,38 @@ static const ref_format ref_formats[REF_NFMT] = {
     {"e8m0", 8, 8, 0, 127, REF_KIND_E8M0},    {"e4m3fnuz", 8, 4, 3, 8, REF_KIND_FNUZ},
     {"e5m2fnuz", 8, 5, 2, 16, REF_KIND_FNUZ}, {"e4m3b11fnuz", 8, 4, 3, 11, REF_KIND_FNUZ},
     {"e4m3ieee", 8, 4, 3, 7, REF_KIND_IEEE},  {"e3m4", 8, 3, 4, 3, REF_KIND_IEEE},
+    /* binary{K}p{P}: signed K - P exponent bits and bias 2^(K-P-1), unsigned K - P + 1 and 2^(K-P) */
+    {"binary8p1se", 8, 7, 0, 64, REF_KIND_P3109SE},
+    {"binary8p1sf", 8, 7, 0, 64, REF_KIND_P3109SF},
+    {"binary8p2se", 8, 6, 1, 32, REF_KIND_P3109SE},
+    {"binary8p2sf", 8, 6, 1, 32, REF_KIND_P3109SF},
+    {"binary8p3se", 8, 5, 2, 16, REF_KIND_P3109SE},
+    {"binary8p3sf", 8, 5, 2, 16, REF_KIND_P3109SF},
+    {"binary8p4se", 8, 4, 3, 8, REF_KIND_P3109SE},
+    {"binary8p4sf", 8, 4, 3, 8, REF_KIND_P3109SF},
+    {"binary8p5se", 8, 3, 4, 4, REF_KIND_P3109SE},
+    {"binary8p5sf", 8, 3, 4, 4, REF_KIND_P3109SF},
+    {"binary8p6se", 8, 2, 5, 2, REF_KIND_P3109SE},
+    {"binary8p6sf", 8, 2, 5, 2, REF_KIND_P3109SF},
+    {"binary8p7se", 8, 1, 6, 1, REF_KIND_P3109SE},
+    {"binary8p7sf", 8, 1, 6, 1, REF_KIND_P3109SF},
+    {"binary8p1ue", 8, 8, 0, 128, REF_KIND_P3109UE},
+    {"binary8p1uf", 8, 8, 0, 128, REF_KIND_P3109UF},
+    {"binary8p2ue", 8, 7, 1, 64, REF_KIND_P3109UE},
+    {"binary8p2uf", 8, 7, 1, 64, REF_KIND_P3109UF},
+    {"binary8p3ue", 8, 6, 2, 32, REF_KIND_P3109UE},
+    {"binary8p3uf", 8, 6, 2, 32, REF_KIND_P3109UF},
+    {"binary8p4ue", 8, 5, 3, 16, REF_KIND_P3109UE},
+    {"binary8p4uf", 8, 5, 3, 16, REF_KIND_P3109UF},
+    {"binary8p5ue", 8, 4, 4, 8, REF_KIND_P3109UE},
+    {"binary8p5uf", 8, 4, 4, 8, REF_KIND_P3109UF},
+    {"binary8p6ue", 8, 3, 5, 4, REF_KIND_P3109UE},
+    {"binary8p6uf", 8, 3, 5, 4, REF_KIND_P3109UF},
+    {"binary8p7ue", 8, 2, 6, 2, REF_KIND_P3109UE},
+    {"binary8p7uf", 8, 2, 6, 2, REF_KIND_P3109UF},
+    {"binary8p8ue", 8, 1, 7, 1, REF_KIND_P3109UE},
+    {"binary8p8uf", 8, 1, 7, 1, REF_KIND_P3109UF},
+    {"binary4p2sf", 4, 2, 1, 2, REF_KIND_P3109SF},
 };
 
 static inline void ref_fail(const char *what)
@@ -67,12 +107,18 @@ static inline void ref_fail(const char *what)
     abort();
 }
 
-static inline int ref_signed(int f) { return ref_formats[f].kind != REF_KIND_E8M0; }
+static inline int ref_p3109(int f) { return ref_formats[f].kind >= REF_KIND_P3109SE; }
 
-/* Has the format a -0? (Not e8m0, unsigned, nor FNUZ, where that code is the NaN.) */
+static inline int ref_signed(int f)
+{
+    const int k = ref_formats[f].kind;
+    return k != REF_KIND_E8M0 && k != REF_KIND_P3109UE && k != REF_KIND_P3109UF;
+}
+
+/* Has the format a -0? (Not e8m0, unsigned, nor FNUZ, where that code is the NaN, nor P3109.) */
 static inline int ref_has_neg_zero(int f)
 {
-    return ref_formats[f].kind != REF_KIND_E8M0 && ref_formats[f].kind != REF_KIND_FNUZ;
+    return ref_formats[f].kind != REF_KIND_E8M0 && ref_formats[f].kind != REF_KIND_FNUZ && !ref_p3109(f);
 }
 
 /* Mask of all code bits, and the sign bit (0 for e8m0). */
@@ -91,7 +137,16 @@ static inline double ref_decode(int f, uint32_t code)
     code &= ref_code_mask(f);
     if (F->kind == REF_KIND_E8M0)
         return code == 0xFFu ? NAN : ldexp(1.0, (int)code - 127);
-    s = code >> (F->bits - 1);
+    if (ref_p3109(f)) { /* the one NaN, the infinities; the rest by the fields below */
+        const uint32_t top = ref_code_mask(f);
+        if (ref_signed(f) ? code == ref_sign_bit(f) : code == top)
+            return NAN;
+        if (F->kind == REF_KIND_P3109SE && (code & ~ref_sign_bit(f)) == (top >> 1))
+            return code & ref_sign_bit(f) ? -INFINITY : INFINITY;
+        if (F->kind == REF_KIND_P3109UE && code == top - 1u)
+            return INFINITY;
+    }
+    s = ref_signed(f) ? code >> (F->bits - 1) : 0u;
     E = (code >> F->mbits) & ((1u << F->ebits) - 1u);
     M = code & ((1u << F->mbits) - 1u);
     eall = (1u << F->ebits) - 1u;
@@ -125,7 +180,7 @@ static ref_info ref_infos[REF_NFMT];
 /* Magnitude code -> value for the tabulated formats (all but f32). */
 static double ref_tab_f16[1u << 15], ref_tab_bf16[1u << 15], ref_tab_e4m3[128], ref_tab_e5m2[128], ref_tab_e2m3[32],
     ref_tab_e3m2[32], ref_tab_e2m1[8], ref_tab_e8m0[256], ref_tab_e4m3fnuz[128], ref_tab_e5m2fnuz[128],
-    ref_tab_e4m3b11fnuz[128], ref_tab_e4m3ieee[128], ref_tab_e3m4[128];
+    ref_tab_e4m3b11fnuz[128], ref_tab_e4m3ieee[128], ref_tab_e3m4[128], ref_tab_p3109[REF_NFMT - REF_P3109_FIRST][256];
 static double *const ref_tabs[REF_NFMT] = {NULL,
                                            ref_tab_f16,
                                            ref_tab_bf16,
@@ -139,7 +194,38 @@ static double *const ref_tabs[REF_NFMT] = {NULL,
                                            ref_tab_e5m2fnuz,
                                            ref_tab_e4m3b11fnuz,
                                            ref_tab_e4m3ieee,
-                                           ref_tab_e3m4};
+                                           ref_tab_e3m4,
+                                           ref_tab_p3109[0],
+                                           ref_tab_p3109[1],
+                                           ref_tab_p3109[2],
+                                           ref_tab_p3109[3],
+                                           ref_tab_p3109[4],
+                                           ref_tab_p3109[5],
+                                           ref_tab_p3109[6],
+                                           ref_tab_p3109[7],
+                                           ref_tab_p3109[8],
+                                           ref_tab_p3109[9],
+                                           ref_tab_p3109[10],
+                                           ref_tab_p3109[11],
+                                           ref_tab_p3109[12],
+                                           ref_tab_p3109[13],
+                                           ref_tab_p3109[14],
+                                           ref_tab_p3109[15],
+                                           ref_tab_p3109[16],
+                                           ref_tab_p3109[17],
+                                           ref_tab_p3109[18],
+                                           ref_tab_p3109[19],
+                                           ref_tab_p3109[20],
+                                           ref_tab_p3109[21],
+                                           ref_tab_p3109[22],
+                                           ref_tab_p3109[23],
+                                           ref_tab_p3109[24],
+                                           ref_tab_p3109[25],
+                                           ref_tab_p3109[26],
+                                           ref_tab_p3109[27],
+                                           ref_tab_p3109[28],
+                                           ref_tab_p3109[29],
+                                           ref_tab_p3109[30]};
 static int ref_ready;
 
 static inline void ref_init(void)
@@ -151,14 +237,14 @@ static inline void ref_init(void)
         const ref_format *F = &ref_formats[f];
         ref_info *I = &ref_infos[f];
         int ex;
-        I->has_inf = F->kind == REF_KIND_IEEE;
+        I->has_inf = F->kind == REF_KIND_IEEE || F->kind == REF_KIND_P3109SE || F->kind == REF_KIND_P3109UE;
         I->has_nan = F->kind != REF_KIND_NONE;
         I->min_normal = F->kind == REF_KIND_E8M0 ? 0.0 : ldexp(1.0, 1 - F->bias);
         if (f == REF_F32) {
             I->max_code = 0x7F7FFFFFu;
             I->max = FLT_MAX;
         } else {
-            uint32_t nmag = F->kind == REF_KIND_E8M0 ? 256u : 1u << (F->bits - 1), c;
+            uint32_t nmag = ref_signed(f) ? 1u << (F->bits - 1) : 1u << F->bits, c;
             double *t = ref_tabs[f];
             I->max_code = 0;
             for (c = 0; c < nmag; c++) {
@@ -177,10 +263,12 @@ static inline void ref_init(void)
         }
         frexp(I->max, &ex); /* max = m * 2^ex, 0.5 <= m < 1: ulp(max) = 2^(ex - 1 - mbits) */
         I->virt = I->max + ldexp(1.0, ex - 1 - F->mbits);
-        I->inf_code = I->has_inf ? (((1u << F->ebits) - 1u) << F->mbits) : 0u;
-        I->nan_code = !I->has_nan                ? I->max_code
-                      : F->kind == REF_KIND_FNUZ ? ref_sign_bit(f)
-                                                 : ref_code_mask(f) & ~ref_sign_bit(f);
+        I->inf_code = F->kind == REF_KIND_IEEE ? (((1u << F->ebits) - 1u) << F->mbits)
+                      : I->has_inf            ? I->max_code + 1u /* P3109: just above max */
+                                              : 0u;
+        I->nan_code = !I->has_nan                                        ? I->max_code
+                      : F->kind == REF_KIND_FNUZ || (ref_p3109(f) && ref_signed(f)) ? ref_sign_bit(f)
+                                                                          : ref_code_mask(f) & ~ref_sign_bit(f);
     }
     ref_ready = 1;
 }
@@ -245,11 +333,22 @@ static inline uint32_t ref_overflow_code(int f, int neg, int mode, int pol)
     uint32_t sb = neg ? ref_sign_bit(f) : 0u;
     int to_inf = pol == REF_IEEE && (mode == REF_RN || mode == REF_RNA || mode == REF_SR ||
                                      (mode == REF_RU && !neg) || (mode == REF_RD && neg));
+    if (ref_p3109(f)) /* SatNone: ro overflows too; only the roundings toward the range stop at max */
+        to_inf = pol == REF_IEEE && mode != REF_RZ && !(mode == REF_RU && neg) && !(mode == REF_RD && !neg);
     if (to_inf && I->has_inf)
         return I->inf_code | sb;
     if (to_inf && I->has_nan)
         return I->nan_code;
     return I->max_code | sb;
+}
+
+/* P3109 (4.7.5): a negative rounded value (or -inf) into an unsigned format, below its range [0, max]:
+ * SatFinite gives 0, SatNone 0 for a finite value under rz or ru, NaN otherwise. */
+static inline uint32_t ref_below(int f, int mode, int pol, int inf, unsigned *ev)
+{
+    uint32_t code = pol == REF_SAT || (!inf && (mode == REF_RZ || mode == REF_RU)) ? 0u : ref_info_of(f)->nan_code;
+    *ev |= REF_EV_OVERFLOW | REF_EV_INEXACT | (code == 0 && !inf ? REF_EV_UNDERFLOW : 0u);
+    return code;
 }
 
 /* Round x into format f under mode and pol; rbits is read by REF_SR only. ORs REF_EV_* into *ev. */
@@ -258,6 +357,7 @@ static inline uint32_t ref_round(int f, double x, int mode, int pol, uint32_t rb
     const ref_format *F = &ref_formats[f];
     const ref_info *I = ref_info_of(f);
     int neg = F->kind != REF_KIND_E8M0 && signbit(x); /* e8m0 reads |x| */
+    int below = neg && !ref_signed(f);                 /* a negative value into an unsigned P3109 format */
     uint32_t sb = neg ? ref_sign_bit(f) : 0u;
     uint32_t zsb = ref_has_neg_zero(f) ? sb : 0u; /* the sign of a zero result: FNUZ has no -0 */
     double ax = fabs(x), lo, hi, res;
@@ -267,6 +367,12 @@ static inline uint32_t ref_round(int f, double x, int mode, int pol, uint32_t rb
     if (isnan(x)) {
         *ev |= REF_EV_NAN;
         return I->nan_code;
+    }
+    if (isinf(x) && below)
+        return ref_below(f, mode, pol, 1, ev);
+    if (isinf(x) && ref_p3109(f) && !I->has_inf) { /* no inf: SatFinite max, SatNone NaN */
+        *ev |= REF_EV_OVERFLOW | REF_EV_INEXACT;
+        return pol == REF_SAT ? I->max_code | sb : I->nan_code;
     }
     if (isinf(x)) {
         if (pol == REF_IEEE && I->has_inf)
@@ -282,6 +388,8 @@ static inline uint32_t ref_round(int f, double x, int mode, int pol, uint32_t rb
     }
     if (ax == 0)
         return zsb;
+    if (ax >= I->virt && below)
+        return ref_below(f, mode, pol, 0, ev);
     if (ax >= I->virt) { /* rounds to virt or beyond in every mode */
         *ev |= REF_EV_OVERFLOW | REF_EV_INEXACT;
         return ref_overflow_code(f, neg, mode, pol);
@@ -289,6 +397,8 @@ static inline uint32_t ref_round(int f, double x, int mode, int pol, uint32_t rb
     ref_neighbours(f, ax, &lo, &hi, &lo_code);
     if (!(lo <= ax && ax < hi))
         ref_fail("neighbours do not bracket the input");
+    if (ax == lo && below)
+        return ref_below(f, mode, pol, 0, ev);
     if (ax == lo) {
         if (ref_is_subnormal_code(f, lo_code))
             *ev |= REF_EV_SUBNORMAL;
@@ -324,6 +434,8 @@ static inline uint32_t ref_round(int f, double x, int mode, int pol, uint32_t rb
     }
     *ev |= REF_EV_INEXACT;
     res = up ? hi : lo;
+    if (res != 0 && below)
+        return ref_below(f, mode, pol, 0, ev);
     if (res > I->max) {
         *ev |= REF_EV_OVERFLOW;
         return ref_overflow_code(f, neg, mode, pol);
@@ -359,6 +471,8 @@ static inline uint32_t ref_nan_f32_bits(int f, uint32_t code)
     const ref_format *F = &ref_formats[f];
     uint32_t s = ref_signed(f) ? (code >> (F->bits - 1)) & 1u : 0u;
     uint32_t M = code & ((1u << F->mbits) - 1u);
+    if (ref_p3109(f)) /* the report recommends the quiet NaN with zero payload */
+        return 0x7FC00000u;
     if (f == REF_BF16)
         return code << 16;
     if (f == REF_F32) /* no conversion: the bits themselves */
@@ -371,6 +485,8 @@ static inline uint64_t ref_nan_f64_bits(int f, uint32_t code)
     const ref_format *F = &ref_formats[f];
     uint64_t s = ref_signed(f) ? (code >> (F->bits - 1)) & 1u : 0u;
     uint64_t M = code & ((1u << F->mbits) - 1u);
+    if (ref_p3109(f))
+        return 0x7FF8000000000000u;
     return (s << 63) | 0x7FF8000000000000u | (M << (52 - F->mbits));
 }
 

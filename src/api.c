@@ -239,14 +239,14 @@ int mf_format_describe(mf_format fmt, mf_format_desc *out)
     out->exp_bits = mf__fmt_mag_bits(f) - f.man;
     out->bias = f.bias;
     out->is_signed = mf__fmt_signed(f);
-    out->has_inf = f.kind == MF__KIND_IEEE;
+    out->has_inf = mf__fmt_has_inf(f);
     out->has_nan = mf__fmt_has_nan(f);
     out->has_zero = f.kind != MF__KIND_E8M0;
     out->has_neg_zero = mf__fmt_neg_zero(f);
-    out->has_subnormals = f.kind != MF__KIND_E8M0;
+    out->has_subnormals = f.kind != MF__KIND_E8M0 && f.man > 0; /* P3109 at P = 1 has none */
     out->max = mf__f64_from_bits(mf__decode_f64_bits(fmt, mf__fmt_max_code(f)));
     out->min_normal = mf__f64_from_bits(mf__decode_f64_bits(fmt, f.kind == MF__KIND_E8M0 ? 0 : (uint64_t)1 << f.man));
-    out->min_subnormal = f.kind == MF__KIND_E8M0 ? out->min_normal : mf__f64_from_bits(mf__decode_f64_bits(fmt, 1));
+    out->min_subnormal = out->has_subnormals ? mf__f64_from_bits(mf__decode_f64_bits(fmt, 1)) : out->min_normal;
     out->epsilon = mf__f64_from_bits((uint64_t)(1023 - f.man) << 52);
     out->max_code = (uint32_t)mf__fmt_max_code(f);
     out->nan_code = (uint32_t)mf__fmt_nan_code(f);

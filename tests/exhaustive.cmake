@@ -21,6 +21,18 @@ foreach(fmt f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz
   set_tests_properties(exhaustive_${fmt} PROPERTIES LABELS exhaustive TIMEOUT 900 SKIP_RETURN_CODE 77)
 endforeach()
 
+# ---- IEEE P3109 (kept apart for merging): the conformance formats of the report's section 4.5 ----------
+# Every mode of the breakpoint oracle (rn rna rz ru rd) under SatNone ("ieee") and SatFinite ("sat"), scalar
+# on every input and bulk as for the formats above; ro and sr are the unit tier's
+# (test_boundary, test_p3109); SatPropagate is not offered yet. No SIMD backend converts these formats: the
+# portable backend's loop is swept. binary8p4se's "rn ieee" digest equals e4m3fnuz's "rn sat" one, as it
+# should: SatNone's +inf (0x7F) is where e4m3fnuz saturates, and below it the two formats share every code.
+foreach(fmt binary8p4se binary8p3se binary4p2sf)
+  add_test(NAME exhaustive_${fmt} COMMAND test_exhaustive ${fmt})
+  set_tests_properties(exhaustive_${fmt} PROPERTIES LABELS exhaustive TIMEOUT 900 SKIP_RETURN_CODE 77)
+endforeach()
+# ---- end of IEEE P3109 -------------------------------------------------------------------------------
+
 # Each SIMD backend through the bulk sweeps, every mode and policy, selected with MF_BACKEND: the best
 # backend this CPU runs on every input, the others on a sixteenth that changes daily
 # (MF_EXHAUSTIVE_SHARD=all: every input; `scripts/setup.sh test-all`); a backend this CPU lacks

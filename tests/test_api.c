@@ -60,7 +60,8 @@ static uint32_t elem(mf_format f, const void *p, size_t i)
         return v;
     }
     case MF_FP4_E2M1: return (b[i / 2] >> (4 * (i % 2))) & 0xF;
-    default: return b[i];
+    default: /* one byte a code, or two codes a byte (binary4p2sf) */
+        return mf_storage_bytes(f, 2) == 1 ? (b[i / 2] >> (4 * (i % 2))) & 0xFu : b[i];
     }
 }
 

@@ -88,7 +88,8 @@ static uint64_t load_code(mf_format f, const void *p, size_t i)
         return h;
     }
     case MF_FP4_E2M1: return (uint64_t)(b[i / 2] >> (4 * (i & 1))) & 0xFu;
-    default: return b[i];
+    default: /* one byte a code, or two codes a byte (binary4p2sf) */
+        return mf_storage_bytes(f, 2) == 1 ? (uint64_t)(b[i / 2] >> (4 * (i & 1))) & 0xFu : b[i];
     }
 }
 

@@ -79,7 +79,11 @@ typedef struct {
     EX_FORMAT(e5m2fnuz, MF_FP8_E5M2FNUZ, NCOMBO_RN)                                                          \
     EX_FORMAT(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ, NCOMBO_RN)                                                    \
     EX_FORMAT(e4m3ieee, MF_FP8_E4M3IEEE, NCOMBO_RN)                                                          \
-    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN)
+    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN)                                                                  \
+    /* IEEE P3109's conformance formats (report 4.5): every mode, SatNone ("ieee") and SatFinite ("sat") */   \
+    EX_FORMAT(binary8p4se, MF_BINARY8P4SE, NCOMBO)                                                           \
+    EX_FORMAT(binary8p3se, MF_BINARY8P3SE, NCOMBO)                                                           \
+    EX_FORMAT(binary4p2sf, MF_BINARY4P2SF, NCOMBO)
 
 static const fmt_entry formats[] = {
 #define EX_ENTRY(name, F, NC) {F, #name, NC},
@@ -323,7 +327,8 @@ EX_FORCE_INLINE uint32_t bulk_code(mf_format F, uint32_t j)
     switch (F) {
     case MF_FP16:
     case MF_BF16: return g_dst[j];
-    case MF_FP4_E2M1: return (uint32_t)(b[j >> 1] >> (4 * (j & 1u))) & 0xFu;
+    case MF_FP4_E2M1:
+    case MF_BINARY4P2SF: return (uint32_t)(b[j >> 1] >> (4 * (j & 1u))) & 0xFu; /* two codes a byte */
     default: return b[j];
     }
 }
@@ -385,7 +390,7 @@ EX_FORCE_INLINE void bulk_sweep(mf_format F, mf_round R, mf_overflow O, const mf
             want = t->code[k];
             if (t->start[k + 1] - ubase < j1)
                 j1 = t->start[k + 1] - ubase;
-            if (F == MF_FP4_E2M1)
+            if (F == MF_FP4_E2M1 || F == MF_BINARY4P2SF) /* the same packed layout */
                 acc = e2m1_run_diff(j0, j1, want);
             else
                 for (j = j0; j < j1; j++)
@@ -704,8 +709,8 @@ int main(int argc, char **argv)
     size_t i;
     if (argc != 2 && argc != 3) {
         fprintf(stderr,
-                "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4> "
-                "[backend]\n",
+                "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4|"
+                "binary8p4se|binary8p3se|binary4p2sf> [backend]\n",
                 argv[0]);
         return 2;
     }

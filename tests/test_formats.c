@@ -125,21 +125,31 @@ START_TEST(test_formats_describe)
         const row *r = &rows[i];
         const int ieee = strcmp(r->kind, "IEEE") == 0, e8m0 = strcmp(r->kind, "E8M0") == 0;
         const int fnuz = strcmp(r->kind, "FNUZ") == 0, none = strcmp(r->kind, "NONE") == 0;
+        /* P3109SE/SF/UE/UF: signed or unsigned, extended (with infinities) or finite */
+        const int p3109 = strncmp(r->kind, "P3109", 5) == 0 && strlen(r->kind) == 7;
+        const int uns = e8m0 || (p3109 && r->kind[5] == 'U'), ext = ieee || (p3109 && r->kind[6] == 'E');
         mf_format_desc d;
-        ck_assert_msg(ieee || e8m0 || fnuz || none || strcmp(r->kind, "FN") == 0, "%s: kind %s", r->tag, r->kind);
+        ck_assert_msg(ieee || e8m0 || fnuz || none || p3109 || strcmp(r->kind, "FN") == 0, "%s: kind %s", r->tag,
+                      r->kind);
+        ck_assert_msg(!p3109 || (strchr("SU", r->kind[5]) && strchr("EF", r->kind[6])), "%s: kind %s", r->tag, r->kind);
         ck_assert_int_eq(mf_format_describe(r->fmt, &d), MF_OK);
         ck_assert_str_eq(d.name, r->tag);
         ck_assert_str_eq(d.title, r->title);
         ck_assert_int_eq(d.bits, r->bits);
         ck_assert_int_eq(d.man_bits, r->man);
         ck_assert_int_eq(d.bias, r->bias);
-        ck_assert_int_eq(d.is_signed, !e8m0);
+        ck_assert_int_eq(d.is_signed, !uns);
         ck_assert_int_eq(d.exp_bits, r->bits - d.is_signed - r->man);
         ck_assert_int_gt(d.exp_bits, 0);
-        ck_assert_int_eq(d.has_inf, ieee);
+        ck_assert_int_eq(d.has_inf, ext);
         ck_assert_int_eq(d.has_nan, !none);
         ck_assert_int_eq(d.has_zero, !e8m0);
-        ck_assert_int_eq(d.has_neg_zero, !e8m0 && !fnuz);
+        ck_assert_int_eq(d.has_neg_zero, !uns && !fnuz && !p3109);
+        ck_assert_int_eq(d.has_subnormals, !e8m0 && r->man > 0);
+        if (p3109) { /* the report's bias: 2^(K-P-1) signed, 2^(K-P) unsigned, P = man + 1 */
+            ck_assert_int_eq(d.bias, 1 << (r->bits - (r->man + 1) - !uns));
+            ck_assert_uint_eq(d.nan_code, uns ? (1u << r->bits) - 1u : 1u << (r->bits - 1));
+        }
     }
 }
 END_TEST
@@ -244,7 +254,9 @@ END_TEST
 START_TEST(test_formats_oracle_breakpoints)
 {
     static const char *const kinds[] = {[MFO_KIND_IEEE] = "IEEE", [MFO_KIND_FN] = "FN", [MFO_KIND_NONE] = "NONE",
-                                        [MFO_KIND_E8M0] = "E8M0", [MFO_KIND_FNUZ] = "FNUZ"};
+                                        [MFO_KIND_E8M0] = "E8M0", [MFO_KIND_FNUZ] = "FNUZ",
+                                        [MFO_KIND_P3109SE] = "P3109SE", [MFO_KIND_P3109SF] = "P3109SF",
+                                        [MFO_KIND_P3109UE] = "P3109UE", [MFO_KIND_P3109UF] = "P3109UF"};
     int i;
     for (i = 0; i < NROWS; i++) {
         const mf_format_desc d = lib_facts(i);

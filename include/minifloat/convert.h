@@ -55,11 +55,11 @@ typedef struct mf_format_desc {
     int exp_bits;        /* exponent field width */
     int man_bits;        /* explicit mantissa bits */
     int bias;            /* exponent bias */
-    int is_signed;       /* 0 for e8m0 */
+    int is_signed;       /* 0 for e8m0 and the unsigned P3109 formats */
     int has_inf;         /* +-infinity exists */
     int has_nan;         /* a NaN exists */
     int has_zero;        /* 0 for e8m0 */
-    int has_subnormals;  /* 0 for e8m0 */
+    int has_subnormals;  /* 0 for e8m0 and the P3109 formats of precision 1 */
     double max;          /* largest finite value */
     double min_normal;   /* smallest positive normal value */
     double min_subnormal;/* smallest positive value */
@@ -67,7 +67,7 @@ typedef struct mf_format_desc {
     uint32_t max_code;   /* code of +max (for f64 the high 32 bits are not represented: 0) */
     uint32_t nan_code;   /* the NaN conversions produce (+max for formats without NaN) */
     uint32_t inf_code;   /* +inf, or 0 where none */
-    int has_neg_zero;    /* -0 exists: 0 for e8m0 and the fnuz formats */
+    int has_neg_zero;    /* -0 exists: 0 for e8m0, the fnuz and the P3109 formats */
 } mf_format_desc;
 
 /* Fill *out for fmt; MF_OK, MF_E_FORMAT or MF_E_NULL. */

@@ -46,10 +46,12 @@ typedef enum {
 
 #define MF_ROUND_COUNT 7
 
-/* What happens to a result whose magnitude exceeds the format's largest finite value. */
+/* What happens to a result whose magnitude exceeds the format's largest finite value. For the IEEE P3109
+ * formats (docs/formats.md) the two policies are the report's saturation modes SatNone and SatFinite, which
+ * also rule infinities and negative values into the unsigned formats; its SatPropagate is not offered yet. */
 typedef enum {
-    MF_OVERFLOW_IEEE,    /* as IEEE 754 for the rounding mode (inf, or NaN for e4m3, or max) */
-    MF_OVERFLOW_SATURATE /* clamp to +-max finite */
+    MF_OVERFLOW_IEEE,    /* as IEEE 754 for the rounding mode (inf, or NaN for e4m3, or max); P3109: SatNone */
+    MF_OVERFLOW_SATURATE /* clamp to +-max finite; P3109: SatFinite */
 } mf_overflow;
 
 #define MF_OVERFLOW_COUNT 2

@@ -3,7 +3,8 @@
  *
  * This backend is the law: every other backend must give the same bytes and the same counts. Each element
  * goes through the scalar core of <minifloat/detail/round.h>; a loop is compiled for every
- * (source, destination) pair so that the format facts fold into constants.
+ * (source, destination) pair of the classic formats, and between f32 / f64 and each P3109 format, so that the
+ * format facts fold into constants (convert_p3109 says why not for every pair).
  */
 #include <string.h>
 
@@ -97,17 +98,65 @@ static void copy_same(mf_format fmt, void *dst, const void *src, size_t n, mf_st
     }
 }
 
-/* Every destination from source s, a constant where it is inlined: with convert_portable's switch on the
- * source, a loop compiled for each (source, destination) pair of formats.inc, the formats folded in. */
-MF_FORCE_INLINE void convert_from(mf_format s, mf_format dfmt, void *dst, const void *src, size_t n,
-                                  const mf_opts *o, mf_stats *st)
+/* Every classic destination from source s, a constant where it is inlined: with convert_portable's switch on
+ * the source, a loop compiled for each (source, destination) pair of the classic rows of formats.inc, the
+ * formats folded in. Returns 0 for a P3109 destination. */
+MF_FORCE_INLINE int convert_from(mf_format s, mf_format dfmt, void *dst, const void *src, size_t n,
+                                 const mf_opts *o, mf_stats *st)
 {
     switch (dfmt) {
-#define MF__FORMAT(e, ...) \
-    case e: convert_loop(e, dst, s, src, n, o, st); return;
+#define MF__FORMAT(e, value, tag, nbits, nman, nbias, kind, ...) \
+    MF__IF_CLASSIC_##kind(case e : convert_loop(e, dst, s, src, n, o, st); return 1;)
 #include "minifloat/formats.inc"
 #undef MF__FORMAT
+    default: return 0;
     }
+}
+
+/* Pairs with a P3109 format. Folded loops only between f32 / f64 and each P3109 format (each row would
+ * otherwise add a loop per row of the table); every other pair runs the same core with the formats read
+ * at run time: the same unpack and the same one rounding, so the same bits, more slowly. */
+static void convert_any(mf_format dfmt, void *dst, mf_format sfmt, const void *src, size_t n, const mf_opts *o,
+                        mf_stats *st)
+{
+    convert_loop(dfmt, dst, sfmt, src, n, o, st);
+}
+
+static void convert_p3109(mf_format dfmt, void *dst, mf_format sfmt, const void *src, size_t n, const mf_opts *o,
+                          mf_stats *st)
+{
+#define MF__FORMAT(e, value, tag, nbits, nman, nbias, kind, ...) MF__IF_P3109_##kind(X(e))
+    if (sfmt == MF_FP32) {
+#define X(e) case e: convert_loop(e, dst, MF_FP32, src, n, o, st); return;
+        switch (dfmt) {
+#include "minifloat/formats.inc"
+        default: break;
+        }
+#undef X
+    } else if (sfmt == MF_FP64) {
+#define X(e) case e: convert_loop(e, dst, MF_FP64, src, n, o, st); return;
+        switch (dfmt) {
+#include "minifloat/formats.inc"
+        default: break;
+        }
+#undef X
+    } else if (dfmt == MF_FP32) {
+#define X(e) case e: convert_loop(MF_FP32, dst, e, src, n, o, st); return;
+        switch (sfmt) {
+#include "minifloat/formats.inc"
+        default: break;
+        }
+#undef X
+    } else if (dfmt == MF_FP64) {
+#define X(e) case e: convert_loop(MF_FP64, dst, e, src, n, o, st); return;
+        switch (sfmt) {
+#include "minifloat/formats.inc"
+        default: break;
+        }
+#undef X
+    }
+#undef MF__FORMAT
+    convert_any(dfmt, dst, sfmt, src, n, o, st);
 }
 
 static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const void *src, size_t n,
@@ -118,11 +167,13 @@ static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const vo
         return;
     }
     switch (sfmt) {
-#define MF__FORMAT(e, ...) \
-    case e: convert_from(e, dfmt, dst, src, n, o, st); return;
+#define MF__FORMAT(e, value, tag, nbits, nman, nbias, kind, ...) \
+    MF__IF_CLASSIC_##kind(case e : if (convert_from(e, dfmt, dst, src, n, o, st)) return; break;)
 #include "minifloat/formats.inc"
 #undef MF__FORMAT
+    default: break;
     }
+    convert_p3109(dfmt, dst, sfmt, src, n, o, st);
 }
 
 static void plan_portable(mf__plan *p, mf_format d, const void *dst, mf_format s, const void *src, size_t n,

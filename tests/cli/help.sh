@@ -11,8 +11,8 @@ for h in --help help -h; do
     expect_grep "$WORK/out" 'convert --from FORMAT --to FORMAT' "minifloat $h mentions convert"
     [ -s "$WORK/err" ] && fail "minifloat $h wrote to stderr" || pass
 done
-# the formats line names the FNUZ and IEEE-style FP8 formats; convert and plan take --profile
-expect_grep "$WORK/out" '^formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4,$' \
+# the formats line names the FNUZ, IEEE-style FP8 and IEEE P3109 formats; convert and plan take --profile
+expect_grep "$WORK/out" '^formats: f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4 binary8p1se binary8p1sf binary8p2se binary8p2sf binary8p3se binary8p3sf binary8p4se binary8p4sf binary8p5se binary8p5sf binary8p6se binary8p6sf binary8p7se binary8p7sf binary8p1ue binary8p1uf binary8p2ue binary8p2uf binary8p3ue binary8p3uf binary8p4ue binary8p4uf binary8p5ue binary8p5uf binary8p6ue binary8p6uf binary8p7ue binary8p7uf binary8p8ue binary8p8uf binary4p2sf,$' \
     "usage: the formats"
 expect_grep "$WORK/out" '^profiles: default cuda ml_dtypes torch onnx ' "usage: the profiles"
 [ "$(grep -c '^  --profile NAME ' "$WORK/out")" -eq 2 ] && pass || fail "usage: --profile not under convert and plan"

@@ -43,13 +43,13 @@ ROWS
 expect_grep "$WORK/info_all" '^e4m3b11fnuz +8 +1-4-3 +11 +30 +NaN +FP8 E4M3 b11 fnuz' "info summary: e4m3b11fnuz specials"
 expect_grep "$WORK/info_all" '^e3m4 +8 +1-3-4 +3 +15\.5 +inf, NaN +' "info summary: e3m4 specials"
 
-# Exactly fourteen formats, each with its own block (a line: the tag, two spaces, the title), in the
-# order of docs/formats.md's table.
-n=$(grep -Ec '^(f32|f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4)  [^ ]' \
+# Exactly forty-five formats (fourteen, and the 31 IEEE P3109 ones), each with its own block (a line: the tag,
+# two spaces, the title), in the order of the table of formats.
+n=$(grep -Ec '^(f32|f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4|binary8p[1-8][su][ef]|binary4p2sf)  [^ ]' \
     "$WORK/info_all")
-[ "$n" -eq 14 ] && pass || fail "info: $n format blocks, want 14"
+[ "$n" -eq 45 ] && pass || fail "info: $n format blocks, want 45"
 order=$(sed -n 's/^\([a-z][a-z0-9]*\)  [^ ].*/\1/p' "$WORK/info_all" | tr '\n' ' ')
-[ "$order" = "f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4 " ] && pass ||
+[ "$order" = "f32 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4 binary8p1se binary8p1sf binary8p2se binary8p2sf binary8p3se binary8p3sf binary8p4se binary8p4sf binary8p5se binary8p5sf binary8p6se binary8p6sf binary8p7se binary8p7sf binary8p1ue binary8p1uf binary8p2ue binary8p2uf binary8p3ue binary8p3uf binary8p4ue binary8p4uf binary8p5ue binary8p5uf binary8p6ue binary8p6uf binary8p7ue binary8p7uf binary8p8ue binary8p8uf binary4p2sf " ] && pass ||
     fail "info: blocks in the order '$order'"
 
 # Details spread over the blocks (max code, hex-floats, specials).

@@ -27,6 +27,12 @@ show() { ARGS="$*"; run "$MF" show "$@"; expect_rc 0 "show $ARGS"; }
 #   e4m3ieee    bias 7, as e4m3 below its top binade -> 0x45
 #   e3m4        bias 3: E = 1+3 = 100, step 2^-3: 3.14159/0.125 = 25.13 -> 25*0.125 = 3.125 = 1.1001b*2
 #               = 0|100|1001 = 0x49, rel. error 0.01659/3.14159 = 5.281e-03
+# The IEEE P3109 formats follow (docs/formats.md, "IEEE P3109"; every code checked against gfloat 0.5.2):
+#   binary8pP<s|u>: step 2^(2-P) in [2,4): P = 1 -> 4 (above the midpoint 3), P = 2, 3 -> 3, P = 4 -> 3.25,
+#   P = 5, 6 -> 3.125, P = 7 unsigned -> 3.15625 (101 * 2^-5); signed exponent field 1 + 2^(7-P), unsigned
+#   1 + 2^(8-P); beyond max (P = 7 signed: 1.984375, P = 8 unsigned: 1.9765625 / 1.984375) SatNone gives
+#   +inf in the extended formats (0x7f, 0xfe) and NaN in the finite ones (0x80, 0xff);
+#   binary4p2sf: max 3 = 0|11|1 = 0x7
 show 3.14159
 same "$HERE/expected/show_pi.txt" "$WORK/out" "show 3.14159"
 

@@ -17,6 +17,23 @@ static const mfo_fmt formats[] = {
     {"e4m3fnuz", 8, 4, 3, 8, MFO_KIND_FNUZ}, {"e5m2fnuz", 8, 5, 2, 16, MFO_KIND_FNUZ},
     {"e4m3b11fnuz", 8, 4, 3, 11, MFO_KIND_FNUZ}, {"e4m3ieee", 8, 4, 3, 7, MFO_KIND_IEEE},
     {"e3m4", 8, 3, 4, 3, MFO_KIND_IEEE},
+    /* IEEE P3109 binary{K}p{P}: signed K - P exponent bits, bias 2^(K-P-1); unsigned K - P + 1, 2^(K-P) */
+    {"binary8p1se", 8, 7, 0, 64, MFO_KIND_P3109SE}, {"binary8p1sf", 8, 7, 0, 64, MFO_KIND_P3109SF},
+    {"binary8p2se", 8, 6, 1, 32, MFO_KIND_P3109SE}, {"binary8p2sf", 8, 6, 1, 32, MFO_KIND_P3109SF},
+    {"binary8p3se", 8, 5, 2, 16, MFO_KIND_P3109SE}, {"binary8p3sf", 8, 5, 2, 16, MFO_KIND_P3109SF},
+    {"binary8p4se", 8, 4, 3, 8, MFO_KIND_P3109SE}, {"binary8p4sf", 8, 4, 3, 8, MFO_KIND_P3109SF},
+    {"binary8p5se", 8, 3, 4, 4, MFO_KIND_P3109SE}, {"binary8p5sf", 8, 3, 4, 4, MFO_KIND_P3109SF},
+    {"binary8p6se", 8, 2, 5, 2, MFO_KIND_P3109SE}, {"binary8p6sf", 8, 2, 5, 2, MFO_KIND_P3109SF},
+    {"binary8p7se", 8, 1, 6, 1, MFO_KIND_P3109SE}, {"binary8p7sf", 8, 1, 6, 1, MFO_KIND_P3109SF},
+    {"binary8p1ue", 8, 8, 0, 128, MFO_KIND_P3109UE}, {"binary8p1uf", 8, 8, 0, 128, MFO_KIND_P3109UF},
+    {"binary8p2ue", 8, 7, 1, 64, MFO_KIND_P3109UE}, {"binary8p2uf", 8, 7, 1, 64, MFO_KIND_P3109UF},
+    {"binary8p3ue", 8, 6, 2, 32, MFO_KIND_P3109UE}, {"binary8p3uf", 8, 6, 2, 32, MFO_KIND_P3109UF},
+    {"binary8p4ue", 8, 5, 3, 16, MFO_KIND_P3109UE}, {"binary8p4uf", 8, 5, 3, 16, MFO_KIND_P3109UF},
+    {"binary8p5ue", 8, 4, 4, 8, MFO_KIND_P3109UE}, {"binary8p5uf", 8, 4, 4, 8, MFO_KIND_P3109UF},
+    {"binary8p6ue", 8, 3, 5, 4, MFO_KIND_P3109UE}, {"binary8p6uf", 8, 3, 5, 4, MFO_KIND_P3109UF},
+    {"binary8p7ue", 8, 2, 6, 2, MFO_KIND_P3109UE}, {"binary8p7uf", 8, 2, 6, 2, MFO_KIND_P3109UF},
+    {"binary8p8ue", 8, 1, 7, 1, MFO_KIND_P3109UE}, {"binary8p8uf", 8, 1, 7, 1, MFO_KIND_P3109UF},
+    {"binary4p2sf", 4, 2, 1, 2, MFO_KIND_P3109SF},
 };
 
 const mfo_fmt *mfo_format(const char *tag)
@@ -30,12 +47,21 @@ const mfo_fmt *mfo_format(const char *tag)
 
 const mfo_fmt *mfo_format_at(size_t i) { return i < sizeof formats / sizeof formats[0] ? &formats[i] : NULL; }
 
-static uint32_t mag_mask(const mfo_fmt *f)
+static int is_unsigned(const mfo_fmt *f)
 {
-    return f->kind == MFO_KIND_E8M0 ? 0xFFu : (1u << (f->bits - 1)) - 1u;
+    return f->kind == MFO_KIND_E8M0 || f->kind == MFO_KIND_P3109UE || f->kind == MFO_KIND_P3109UF;
 }
 
-uint32_t mfo_sign_bit(const mfo_fmt *f) { return f->kind == MFO_KIND_E8M0 ? 0u : 1u << (f->bits - 1); }
+static int is_p3109(const mfo_fmt *f) { return f->kind >= MFO_KIND_P3109SE; }
+
+static int has_inf(const mfo_fmt *f)
+{
+    return f->kind == MFO_KIND_IEEE || f->kind == MFO_KIND_P3109SE || f->kind == MFO_KIND_P3109UE;
+}
+
+static uint32_t mag_mask(const mfo_fmt *f) { return is_unsigned(f) ? (1u << f->bits) - 1u : (1u << (f->bits - 1)) - 1u; }
+
+uint32_t mfo_sign_bit(const mfo_fmt *f) { return is_unsigned(f) ? 0u : 1u << (f->bits - 1); }
 
 uint32_t mfo_max_code(const mfo_fmt *f)
 {
@@ -43,6 +69,9 @@ uint32_t mfo_max_code(const mfo_fmt *f)
     case MFO_KIND_IEEE: return mag_mask(f) - (1u << f->mbits); /* below the all-ones exponent */
     case MFO_KIND_FN: return mag_mask(f) - 1u;                 /* below S.1111.111 */
     case MFO_KIND_E8M0: return 0xFEu;
+    case MFO_KIND_P3109SE: return mag_mask(f) - 1u; /* below +inf */
+    case MFO_KIND_P3109UE: return mag_mask(f) - 2u; /* below +inf and NaN */
+    case MFO_KIND_P3109UF: return mag_mask(f) - 1u; /* below NaN */
     default: return mag_mask(f);
     }
 }
@@ -59,16 +88,20 @@ double mfo_mag_value(const mfo_fmt *f, uint32_t c)
 
 uint32_t mfo_nan_result(const mfo_fmt *f)
 {
-    if (f->kind == MFO_KIND_FNUZ) /* the sign bit alone */
-        return mfo_sign_bit(f);
+    if (f->kind == MFO_KIND_FNUZ || f->kind == MFO_KIND_P3109SE || f->kind == MFO_KIND_P3109SF)
+        return mfo_sign_bit(f); /* the sign bit alone */
     return f->kind == MFO_KIND_NONE ? mfo_max_code(f) : mag_mask(f);
 }
 
 uint32_t mfo_inf_result(const mfo_fmt *f, int negative, int saturate)
 {
     uint32_t s = negative ? mfo_sign_bit(f) : 0u;
+    if (is_p3109(f) && negative && is_unsigned(f)) /* below [0, max]: SatFinite 0, SatNone NaN */
+        return saturate ? 0u : mfo_nan_result(f);
     if (saturate)
         return mfo_max_code(f) | s;
+    if (is_p3109(f)) /* SatNone keeps an infinity where the format has one; NaN in the finite formats */
+        return has_inf(f) ? (mfo_max_code(f) + 1u) | s : mfo_nan_result(f);
     switch (f->kind) {
     case MFO_KIND_IEEE: return (mfo_max_code(f) + 1u) | s;
     case MFO_KIND_FN:
@@ -76,6 +109,13 @@ uint32_t mfo_inf_result(const mfo_fmt *f, int negative, int saturate)
     case MFO_KIND_E8M0: return mfo_nan_result(f);
     default: return mfo_max_code(f) | s;
     }
+}
+
+/* P3109 (4.7.5): a negative rounded value into an unsigned format, below its range [0, max]: SatFinite
+ * gives 0, SatNone 0 under rz and ru (rounding toward the range), NaN otherwise. */
+static uint32_t below_result(const mfo_fmt *f, mfo_mode m, int saturate)
+{
+    return saturate || m == MFO_RZ || m == MFO_RU ? 0u : mfo_nan_result(f);
 }
 
 /* Direction of a mode on the magnitude. */
@@ -95,6 +135,8 @@ static int direction(const mfo_fmt *f, mfo_mode m, int negative)
 
 uint32_t mfo_overflow_result(const mfo_fmt *f, mfo_mode m, int negative, int saturate)
 {
+    if (is_p3109(f) && negative && is_unsigned(f))
+        return below_result(f, m, saturate);
     if (direction(f, m, negative) == DIR_TOWARD_ZERO)
         return mfo_max_code(f) | (negative ? mfo_sign_bit(f) : 0u);
     return mfo_inf_result(f, negative, saturate);
@@ -127,8 +169,10 @@ static uint32_t mag_to_code(const mfo_fmt *f, mfo_mode m, int saturate, int nega
 {
     if (j > mfo_max_code(f))
         return mfo_overflow_result(f, m, negative, saturate);
-    if (j == 0 && f->kind == MFO_KIND_FNUZ) /* no -0 */
+    if (j == 0 && (f->kind == MFO_KIND_FNUZ || is_p3109(f))) /* no -0 */
         return 0;
+    if (is_p3109(f) && negative && is_unsigned(f))
+        return below_result(f, m, saturate);
     return j | (negative ? mfo_sign_bit(f) : 0u);
 }
 

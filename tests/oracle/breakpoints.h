@@ -25,14 +25,19 @@ enum {
     MFO_KIND_FN,   /* no inf; only S.1...1 (all exponent and mantissa bits) is NaN (e4m3) */
     MFO_KIND_NONE, /* no inf, no NaN: every code is finite (FP6, FP4) */
     MFO_KIND_E8M0, /* unsigned 2^(code-127), 0xFF NaN, no zero */
-    MFO_KIND_FNUZ  /* every magnitude finite; the sign bit alone (the -0 code) is the one NaN: no inf,
+    MFO_KIND_FNUZ, /* every magnitude finite; the sign bit alone (the -0 code) is the one NaN: no inf,
                       no -0, a zero result is +0 (e4m3fnuz, e5m2fnuz, e4m3b11fnuz) */
+    /* IEEE P3109 (interim report 3.1, 4.7): one zero, one NaN; SatNone / SatFinite as the policies */
+    MFO_KIND_P3109SE, /* signed extended: NaN = the sign bit alone, +-inf = the all-ones magnitude */
+    MFO_KIND_P3109SF, /* signed finite: NaN = the sign bit alone */
+    MFO_KIND_P3109UE, /* unsigned extended: NaN = all ones, +inf = all ones - 1 */
+    MFO_KIND_P3109UF  /* unsigned finite: NaN = all ones */
 };
 
 /* One format, as in the table of the semantics. */
 typedef struct mfo_fmt {
     const char *tag; /* "f16", "bf16", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "e8m0", "e4m3fnuz",
-                        "e5m2fnuz", "e4m3b11fnuz", "e4m3ieee", "e3m4" */
+                        "e5m2fnuz", "e4m3b11fnuz", "e4m3ieee", "e3m4", "binary8p4se", ... */
     int bits;        /* storage width */
     int ebits;       /* exponent field width */
     int mbits;       /* mantissa field width */
@@ -54,7 +59,7 @@ uint32_t mfo_max_code(const mfo_fmt *f);
  * the virtual value just above max (e4m3: 480, f16: 65536, e8m0: 2^128). */
 double mfo_mag_value(const mfo_fmt *f, uint32_t c);
 
-/* Sign bit of the storage width (0 for e8m0). */
+/* Sign bit of the storage width (0 for e8m0 and the unsigned P3109 formats). */
 uint32_t mfo_sign_bit(const mfo_fmt *f);
 
 /* Codes of the specials the conversions produce, from the semantics. */

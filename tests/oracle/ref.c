@@ -8,25 +8,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* IEEE P3109 interim report, sections 3.1 and 4.7.2: K bits, precision P (P - 1 trailing bits); signed:
+ * K - P exponent bits, bias 2^(K-P-1), NaN at 2^(K-1), +-inf at 2^(K-1) - 1 and 2^K - 1 (extended);
+ * unsigned: K - P + 1 exponent bits, bias 2^(K-P), NaN at 2^K - 1, +inf at 2^K - 2 (extended). */
+#define P3109S(name, K, P, ext)                                                                                  \
+    {name, K, (K) - (P), (P) - 1, 1 << ((K) - (P) - 1), ext, 1, 1, (1u << ((K) - 1)) - 1u - (unsigned)(ext),      \
+     1u << ((K) - 1), (ext) ? (1u << ((K) - 1)) - 1u : 0u, 1u << ((K) - 1), 1, 1}
+#define P3109U(name, K, P, ext)                                                                                  \
+    {name, K, (K) - (P) + 1, (P) - 1, 1 << ((K) - (P)), ext, 1, 0, (1u << (K)) - 2u - (unsigned)(ext), 0u,       \
+     (ext) ? (1u << (K)) - 2u : 0u, (1u << (K)) - 1u, 0, 1}
+
 /* From the format table of the semantics list. */
 static const ref_info infos[REF_NFORMATS] = {
-    /* name   bits e  m   bias inf nan sgn max_code     sign_bit     inf_code     nan_code     fnuz */
-    {"f32", 32, 8, 23, 127, 1, 1, 1, 0x7F7FFFFFu, 0x80000000u, 0x7F800000u, 0x7FFFFFFFu, 0},
-    {"f16", 16, 5, 10, 15, 1, 1, 1, 0x7BFFu, 0x8000u, 0x7C00u, 0x7FFFu, 0},
-    {"bf16", 16, 8, 7, 127, 1, 1, 1, 0x7F7Fu, 0x8000u, 0x7F80u, 0x7FFFu, 0},
-    {"e4m3", 8, 4, 3, 7, 0, 1, 1, 0x7Eu, 0x80u, 0, 0x7Fu, 0},
-    {"e5m2", 8, 5, 2, 15, 1, 1, 1, 0x7Bu, 0x80u, 0x7Cu, 0x7Fu, 0},
-    {"e2m3", 6, 2, 3, 1, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu, 0},
-    {"e3m2", 6, 3, 2, 3, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu, 0},
-    {"e2m1", 4, 2, 1, 1, 0, 0, 1, 0x7u, 0x8u, 0, 0x7u, 0},
-    {"e8m0", 8, 8, 0, 127, 0, 1, 0, 0xFEu, 0, 0, 0xFFu, 0},
+    /* name   bits e  m   bias inf nan sgn max_code     sign_bit     inf_code     nan_code     fnuz p3109 */
+    {"f32", 32, 8, 23, 127, 1, 1, 1, 0x7F7FFFFFu, 0x80000000u, 0x7F800000u, 0x7FFFFFFFu, 0, 0},
+    {"f16", 16, 5, 10, 15, 1, 1, 1, 0x7BFFu, 0x8000u, 0x7C00u, 0x7FFFu, 0, 0},
+    {"bf16", 16, 8, 7, 127, 1, 1, 1, 0x7F7Fu, 0x8000u, 0x7F80u, 0x7FFFu, 0, 0},
+    {"e4m3", 8, 4, 3, 7, 0, 1, 1, 0x7Eu, 0x80u, 0, 0x7Fu, 0, 0},
+    {"e5m2", 8, 5, 2, 15, 1, 1, 1, 0x7Bu, 0x80u, 0x7Cu, 0x7Fu, 0, 0},
+    {"e2m3", 6, 2, 3, 1, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu, 0, 0},
+    {"e3m2", 6, 3, 2, 3, 0, 0, 1, 0x1Fu, 0x20u, 0, 0x1Fu, 0, 0},
+    {"e2m1", 4, 2, 1, 1, 0, 0, 1, 0x7u, 0x8u, 0, 0x7u, 0, 0},
+    {"e8m0", 8, 8, 0, 127, 0, 1, 0, 0xFEu, 0, 0, 0xFFu, 0, 0},
     /* FNUZ: max 240 / 57344 / 30 at 0x7F, NaN 0x80 (the -0 code), no inf */
-    {"e4m3fnuz", 8, 4, 3, 8, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1},
-    {"e5m2fnuz", 8, 5, 2, 16, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1},
-    {"e4m3b11fnuz", 8, 4, 3, 11, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1},
+    {"e4m3fnuz", 8, 4, 3, 8, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1, 0},
+    {"e5m2fnuz", 8, 5, 2, 16, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1, 0},
+    {"e4m3b11fnuz", 8, 4, 3, 11, 0, 1, 1, 0x7Fu, 0x80u, 0, 0x80u, 1, 0},
     /* IEEE-style: e4m3ieee max 240 (0x77), inf 0x78; e3m4 max 15.5 (0x6F), inf 0x70; NaN made 0x7F */
-    {"e4m3ieee", 8, 4, 3, 7, 1, 1, 1, 0x77u, 0x80u, 0x78u, 0x7Fu, 0},
-    {"e3m4", 8, 3, 4, 3, 1, 1, 1, 0x6Fu, 0x80u, 0x70u, 0x7Fu, 0},
+    {"e4m3ieee", 8, 4, 3, 7, 1, 1, 1, 0x77u, 0x80u, 0x78u, 0x7Fu, 0, 0},
+    {"e3m4", 8, 3, 4, 3, 1, 1, 1, 0x6Fu, 0x80u, 0x70u, 0x7Fu, 0, 0},
+    P3109S("binary8p1se", 8, 1, 1),
+    P3109S("binary8p1sf", 8, 1, 0),
+    P3109S("binary8p2se", 8, 2, 1),
+    P3109S("binary8p2sf", 8, 2, 0),
+    P3109S("binary8p3se", 8, 3, 1),
+    P3109S("binary8p3sf", 8, 3, 0),
+    P3109S("binary8p4se", 8, 4, 1),
+    P3109S("binary8p4sf", 8, 4, 0),
+    P3109S("binary8p5se", 8, 5, 1),
+    P3109S("binary8p5sf", 8, 5, 0),
+    P3109S("binary8p6se", 8, 6, 1),
+    P3109S("binary8p6sf", 8, 6, 0),
+    P3109S("binary8p7se", 8, 7, 1),
+    P3109S("binary8p7sf", 8, 7, 0),
+    P3109U("binary8p1ue", 8, 1, 1),
+    P3109U("binary8p1uf", 8, 1, 0),
+    P3109U("binary8p2ue", 8, 2, 1),
+    P3109U("binary8p2uf", 8, 2, 0),
+    P3109U("binary8p3ue", 8, 3, 1),
+    P3109U("binary8p3uf", 8, 3, 0),
+    P3109U("binary8p4ue", 8, 4, 1),
+    P3109U("binary8p4uf", 8, 4, 0),
+    P3109U("binary8p5ue", 8, 5, 1),
+    P3109U("binary8p5uf", 8, 5, 0),
+    P3109U("binary8p6ue", 8, 6, 1),
+    P3109U("binary8p6uf", 8, 6, 0),
+    P3109U("binary8p7ue", 8, 7, 1),
+    P3109U("binary8p7uf", 8, 7, 0),
+    P3109U("binary8p8ue", 8, 8, 1),
+    P3109U("binary8p8uf", 8, 8, 0),
+    P3109S("binary4p2sf", 4, 2, 0),
 };
 
 const ref_info *ref_format_info(ref_format fmt) { return (unsigned)fmt < REF_NFORMATS ? &infos[fmt] : NULL; }
@@ -178,6 +219,8 @@ double ref_decode(ref_format fmt, uint32_t code)
     }
     if (f->fnuz && code == f->sign_bit) /* the -0 code is the NaN */
         return NAN;
+    if (f->p3109 && code == f->nan_code)
+        return NAN;
     if (is_nan_code(fmt, mag))
         return NAN;
     if (f->has_inf && mag == f->inf_code)
@@ -195,6 +238,11 @@ static uint32_t overflow_code(ref_format fmt, int neg, int mode, int saturate)
     int to_special;
     if (saturate)
         return sign | f->max_code;
+    if (f->p3109) { /* SatNone: M^hi / M^lo only where the rounding goes toward the range (4.7.5) */
+        if (mode == REF_RZ || (mode == REF_RD && !neg) || (mode == REF_RU && neg))
+            return sign | f->max_code;
+        return f->has_inf ? sign | f->inf_code : f->nan_code;
+    }
     if (fmt == REF_E8M0) /* |x| is used: ru rounds up, rd like rz */
         to_special = mode == REF_RN || mode == REF_RNA || mode == REF_SR || mode == REF_RU;
     else
@@ -209,6 +257,13 @@ static uint32_t overflow_code(ref_format fmt, int neg, int mode, int saturate)
     return sign | f->max_code; /* FP6 / FP4 */
 }
 
+/* P3109, 4.7.5: a negative rounded value into an unsigned format: SatFinite clamps to M^lo = 0, and so does
+ * SatNone under rounding toward zero or toward +inf; SatNone gives NaN otherwise. */
+static uint32_t below_code(const ref_info *f, int mode, int saturate)
+{
+    return saturate || mode == REF_RZ || mode == REF_RU ? 0u : f->nan_code;
+}
+
 static void derive_events(ref_format fmt, double x, uint32_t code, int overflow, ref_events *ev)
 {
     double y = ref_decode(fmt, code);
@@ -219,7 +274,7 @@ static void derive_events(ref_format fmt, double x, uint32_t code, int overflow,
     ev->inexact = fmt == REF_E8M0 ? !(y == fabs(x)) : !(y == x);
     if (isfinite(x) && x != 0 && y == 0)
         ev->underflow = 1;
-    if (f->is_signed && y != 0 && isfinite(y)) {
+    if (fmt != REF_E8M0 && y != 0 && isfinite(y)) {
         double min_normal = ldexp(1.0, 1 - f->bias);
         ev->subnormal = fabs(y) < min_normal;
     }
@@ -230,6 +285,7 @@ uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rb
     const ref_info *f = &infos[fmt];
     int neg = signbit(x) != 0;
     uint32_t sign = (neg && f->is_signed) ? f->sign_bit : 0;
+    int rneg = neg && (f->is_signed || f->p3109); /* the sign the rounding sees (e8m0 rounds |x|) */
     double a = fabs(x), lo, hi;
     uint32_t lo_code, hi_code, mag;
     int overflow = 0, up;
@@ -241,6 +297,17 @@ uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rb
         memset(ev, 0, sizeof *ev);
         ev->nan = 1;
         return f->nan_code;
+    }
+    if (isinf(x) && f->p3109) { /* 4.7.5: -inf into an unsigned format is below its range [0, max] */
+        uint32_t c;
+        if (neg && !f->is_signed)
+            c = saturate ? 0u : f->nan_code;
+        else if (saturate)
+            c = sign | f->max_code;
+        else
+            c = f->has_inf ? sign | f->inf_code : f->nan_code;
+        derive_events(fmt, x, c, !(f->has_inf && !saturate && !(neg && !f->is_signed)), ev);
+        return c;
     }
     if (isinf(x)) {
         uint32_t c;
@@ -261,7 +328,8 @@ uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rb
     }
     if (!ref_neighbours(fmt, a, &lo, &hi, &lo_code, &hi_code)) {
         /* at or beyond the virtual value above max: every mode's rounded magnitude exceeds max */
-        uint32_t c = overflow_code(fmt, neg, mode, saturate);
+        uint32_t c = f->p3109 && neg && !f->is_signed ? below_code(f, mode, saturate)
+                                                      : overflow_code(fmt, neg, mode, saturate);
         derive_events(fmt, x, c, 1, ev);
         return c;
     }
@@ -282,12 +350,17 @@ uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rb
             break;
         case REF_RNA: up = a >= mid; break;
         case REF_RZ: up = 0; break;
-        case REF_RU: up = f->is_signed ? !neg : 1; break;
-        case REF_RD: up = f->is_signed ? neg : 0; break;
+        case REF_RU: up = !rneg; break;
+        case REF_RD: up = rneg; break;
         case REF_SR: up = (uint64_t)sr_fraction(a, lo, hi) + rbits >= ((uint64_t)1 << 32); break;
         default: abort();
         }
         mag = up ? hi_code : lo_code;
+    }
+    if (f->p3109 && neg && !f->is_signed && mag != 0) { /* a negative rounded value, below [0, max] */
+        uint32_t c = below_code(f, mode, saturate);
+        derive_events(fmt, x, c, 1, ev);
+        return c;
     }
     if (mag > f->max_code) {
         overflow = 1;

@@ -29,6 +29,38 @@ typedef enum {
     REF_E4M3B11FNUZ,
     REF_E4M3IEEE,    /* IEEE-style, like e5m2 */
     REF_E3M4,
+    /* IEEE P3109 (docs/formats.md, "IEEE P3109"): K bits, precision P, signed or unsigned, extended or finite */
+    REF_BINARY8P1SE,
+    REF_BINARY8P1SF,
+    REF_BINARY8P2SE,
+    REF_BINARY8P2SF,
+    REF_BINARY8P3SE,
+    REF_BINARY8P3SF,
+    REF_BINARY8P4SE,
+    REF_BINARY8P4SF,
+    REF_BINARY8P5SE,
+    REF_BINARY8P5SF,
+    REF_BINARY8P6SE,
+    REF_BINARY8P6SF,
+    REF_BINARY8P7SE,
+    REF_BINARY8P7SF,
+    REF_BINARY8P1UE,
+    REF_BINARY8P1UF,
+    REF_BINARY8P2UE,
+    REF_BINARY8P2UF,
+    REF_BINARY8P3UE,
+    REF_BINARY8P3UF,
+    REF_BINARY8P4UE,
+    REF_BINARY8P4UF,
+    REF_BINARY8P5UE,
+    REF_BINARY8P5UF,
+    REF_BINARY8P6UE,
+    REF_BINARY8P6UF,
+    REF_BINARY8P7UE,
+    REF_BINARY8P7UF,
+    REF_BINARY8P8UE,
+    REF_BINARY8P8UF,
+    REF_BINARY4P2SF,
     REF_NFORMATS
 } ref_format;
 
@@ -49,7 +81,9 @@ typedef struct {
     uint32_t inf_code; /* +inf; 0 where none */
     uint32_t nan_code; /* NaN produced by conversions (+max for FP6/FP4) */
     int fnuz;          /* 1: the code of -0 (sign bit alone) is the one NaN; there is no -0, and a
-                          result of zero is +0 whatever the sign (e4m3fnuz, e5m2fnuz, e4m3b11fnuz) */
+                          result of zero is +0 whatever the sign (e4m3fnuz, e5m2fnuz, e4m3b11fnuz,
+                          the signed P3109 formats) */
+    int p3109;         /* 1: a P3109 format: the report's projection (round, then SatNone or SatFinite) */
 } ref_info;
 
 const ref_info *ref_format_info(ref_format fmt);
@@ -66,8 +100,8 @@ typedef struct {
     int inexact;   /* output value differs from the input (NaN inputs excluded) */
 } ref_events;
 
-/* Round x into fmt; returns the code. saturate: 0 IEEE, 1 SATURATE. rbits is read by REF_SR only.
- * ev may be NULL. */
+/* Round x into fmt; returns the code. saturate: 0 IEEE, 1 SATURATE (for P3109 formats: SatNone and
+ * SatFinite). rbits is read by REF_SR only. ev may be NULL. */
 uint32_t ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rbits, ref_events *ev);
 
 /* The exact value of a code (NaN for NaN codes, +-inf for inf codes). */

@@ -17,13 +17,50 @@
  *   FNUZ  every magnitude is finite; the code of -0 (sign bit alone) is   e4m3fnuz e5m2fnuz
  *         the one NaN, so there is no -0 and no inf                      e4m3b11fnuz
  * (e4m3ieee and e3m4 are IEEE-style: kind IEEE.)
+ * The IEEE P3109 family (docs/formats.md, "IEEE P3109"): one zero, one NaN, subnormals (none at P = 1):
+ *   P3109SE  signed extended: NaN = sign bit alone, +-inf = all-ones magnitude   binary8p4se ...
+ *   P3109SF  signed finite: NaN = sign bit alone, every magnitude finite         binary8p4sf ...
+ *   P3109UE  unsigned extended: no sign bit; NaN = all ones, +inf just below     binary8p4ue ...
+ *   P3109UF  unsigned finite: no sign bit; NaN = all ones                        binary8p4uf ...
+ * and rounding into them follows the report's projection (round, then saturate), detail/round.h.
  */
 #ifndef MINIFLOAT_DETAIL_FORMAT_H
 #define MINIFLOAT_DETAIL_FORMAT_H
 
 #include "../types.h"
 
-enum { MF__KIND_IEEE, MF__KIND_FN, MF__KIND_NONE, MF__KIND_E8M0, MF__KIND_FNUZ };
+enum {
+    MF__KIND_IEEE,
+    MF__KIND_FN,
+    MF__KIND_NONE,
+    MF__KIND_E8M0,
+    MF__KIND_FNUZ,
+    MF__KIND_P3109SE,
+    MF__KIND_P3109SF,
+    MF__KIND_P3109UE,
+    MF__KIND_P3109UF
+};
+
+/* A row's kind column is a P3109 kind: MF__IF_P3109_<kind>(x) keeps x for those rows, MF__IF_CLASSIC_<kind>(x)
+ * for the others (the portable backend compiles a loop per pair only for the classic formats). */
+#define MF__IF_P3109_IEEE(x)
+#define MF__IF_P3109_FN(x)
+#define MF__IF_P3109_NONE(x)
+#define MF__IF_P3109_E8M0(x)
+#define MF__IF_P3109_FNUZ(x)
+#define MF__IF_P3109_P3109SE(x) x
+#define MF__IF_P3109_P3109SF(x) x
+#define MF__IF_P3109_P3109UE(x) x
+#define MF__IF_P3109_P3109UF(x) x
+#define MF__IF_CLASSIC_IEEE(x) x
+#define MF__IF_CLASSIC_FN(x) x
+#define MF__IF_CLASSIC_NONE(x) x
+#define MF__IF_CLASSIC_E8M0(x) x
+#define MF__IF_CLASSIC_FNUZ(x) x
+#define MF__IF_CLASSIC_P3109SE(x)
+#define MF__IF_CLASSIC_P3109SF(x)
+#define MF__IF_CLASSIC_P3109UE(x)
+#define MF__IF_CLASSIC_P3109UF(x)
 
 /* A row's storage column as the bits one element takes in an array (minifloat/convert.h's layout). */
 #define MF__STORE_BITS_F64 64
@@ -67,7 +104,18 @@ MF_HD MF_FORCE_INLINE int mf__fmt_store_bits(mf_format f)
 }
 
 /* Derived facts. */
-MF_HD MF_INLINE int mf__fmt_signed(mf__fmt f) { return f.kind != MF__KIND_E8M0; }
+MF_HD MF_INLINE int mf__fmt_p3109(mf__fmt f) { return f.kind >= MF__KIND_P3109SE; }
+
+MF_HD MF_INLINE int mf__fmt_signed(mf__fmt f)
+{
+    return f.kind != MF__KIND_E8M0 && f.kind != MF__KIND_P3109UE && f.kind != MF__KIND_P3109UF;
+}
+
+/* Has the format infinities? */
+MF_HD MF_INLINE int mf__fmt_has_inf(mf__fmt f)
+{
+    return f.kind == MF__KIND_IEEE || f.kind == MF__KIND_P3109SE || f.kind == MF__KIND_P3109UE;
+}
 
 /* Bits of the magnitude (everything but the sign). */
 MF_HD MF_INLINE int mf__fmt_mag_bits(mf__fmt f) { return f.bits - mf__fmt_signed(f); }
@@ -94,6 +142,9 @@ MF_HD MF_INLINE uint64_t mf__fmt_max_code(mf__fmt f)
     case MF__KIND_IEEE: return all - ((uint64_t)1 << f.man); /* below the all-ones exponent */
     case MF__KIND_FN: return all - 1;                         /* below the one NaN code */
     case MF__KIND_E8M0: return all - 1;                       /* 0xFE = 2^127 */
+    case MF__KIND_P3109SE: return all - 1;                    /* below +inf */
+    case MF__KIND_P3109UE: return all - 2;                    /* below +inf and NaN */
+    case MF__KIND_P3109UF: return all - 1;                    /* below NaN */
     default: return all;                                      /* every magnitude is finite */
     }
 }
@@ -101,20 +152,23 @@ MF_HD MF_INLINE uint64_t mf__fmt_max_code(mf__fmt f)
 /* Positive infinity, or 0 where the format has none. */
 MF_HD MF_INLINE uint64_t mf__fmt_inf_code(mf__fmt f)
 {
-    return f.kind == MF__KIND_IEEE ? mf__fmt_max_code(f) + 1 : 0;
+    return mf__fmt_has_inf(f) ? mf__fmt_max_code(f) + 1 : 0;
 }
 
-/* The NaN every conversion produces: all ones with the sign clear, as PTX's cvt does; FNUZ formats
- * have only the sign bit alone. Formats without NaN get +max (NVIDIA's choice for FP6/FP4). */
+/* The NaN every conversion produces: all ones with the sign clear, as PTX's cvt does; FNUZ and signed
+ * P3109 formats have only the sign bit alone. Formats without NaN get +max (NVIDIA's choice for FP6/FP4). */
 MF_HD MF_INLINE uint64_t mf__fmt_nan_code(mf__fmt f)
 {
-    if (f.kind == MF__KIND_FNUZ)
+    if (f.kind == MF__KIND_FNUZ || f.kind == MF__KIND_P3109SE || f.kind == MF__KIND_P3109SF)
         return (uint64_t)1 << (f.bits - 1);
     return f.kind == MF__KIND_NONE ? mf__fmt_max_code(f) : mf__fmt_mag_mask(f);
 }
 
-/* Has the format a negative zero? (Every signed kind but FNUZ.) */
-MF_HD MF_INLINE int mf__fmt_neg_zero(mf__fmt f) { return f.kind != MF__KIND_E8M0 && f.kind != MF__KIND_FNUZ; }
+/* Has the format a negative zero? (Every signed kind but FNUZ and P3109's.) */
+MF_HD MF_INLINE int mf__fmt_neg_zero(mf__fmt f)
+{
+    return mf__fmt_signed(f) && f.kind != MF__KIND_FNUZ && !mf__fmt_p3109(f);
+}
 
 MF_HD MF_INLINE int mf__fmt_has_nan(mf__fmt f) { return f.kind != MF__KIND_NONE; }
 

@@ -20,7 +20,7 @@ MF_HD MF_INLINE int mf__profile_has(mf_profile p, mf_format fmt)
     switch (p) {
     case MF_PROFILE_DEFAULT: return (unsigned)fmt < MF_FORMAT_COUNT;
     case MF_PROFILE_CUDA: return (unsigned)fmt <= MF_E8M0;
-    case MF_PROFILE_ML_DTYPES: return (unsigned)fmt < MF_FORMAT_COUNT;
+    case MF_PROFILE_ML_DTYPES: return (unsigned)fmt <= MF_FP8_E3M4; /* no P3109 dtype in ml_dtypes */
     case MF_PROFILE_TORCH:
         return fmt == MF_FP16 || fmt == MF_BF16 || fmt == MF_FP8_E4M3 || fmt == MF_FP8_E5M2 ||
                fmt == MF_FP8_E4M3FNUZ || fmt == MF_FP8_E5M2FNUZ || fmt == MF_E8M0;

@@ -46,6 +46,17 @@ MF_HD MF_INLINE mf__unpacked mf__unpack(mf__fmt f, uint64_t code)
         u.cls = MF__CLS_NAN;
         return u;
     }
+    if (mf__fmt_p3109(f)) { /* one NaN, widened to the quiet NaN with sign and payload clear */
+        if (code == mf__fmt_nan_code(f)) {
+            u.sign = 0;
+            u.cls = MF__CLS_NAN;
+            return u;
+        }
+        if (mf__fmt_has_inf(f) && mag == mf__fmt_inf_code(f)) {
+            u.cls = MF__CLS_INF;
+            return u;
+        }
+    }
     if ((f.kind == MF__KIND_IEEE && efield == (uint64_t)emax_field) ||
         (f.kind == MF__KIND_FN && mag == mf__fmt_mag_mask(f))) {
         u.cls = mant ? MF__CLS_NAN : MF__CLS_INF;
@@ -102,18 +113,34 @@ MF_HD MF_INLINE void mf__stats_sum(mf_stats *to, const mf_stats *from)
     to->inexact += from->inexact;
 }
 
-/* Result of an overflow: +-max, or the format's infinity (NaN where it has none). */
+/* Result of an overflow: +-max, or the format's infinity (NaN where it has none).
+ * P3109 formats: MF_OVERFLOW_SATURATE is the report's SatFinite (+-max) and MF_OVERFLOW_IEEE its SatNone,
+ * where only the roundings toward the range (rz, ru below, rd above) give +-max; round to odd and
+ * stochastic rounding overflow to the infinity (NaN in the finite formats) as the nearest modes do. */
 MF_HD MF_INLINE uint64_t mf__overflow_code(mf__fmt f, uint32_t sign, mf_round r, mf_overflow o)
 {
+    const uint64_t sign_bit = mf__fmt_signed(f) ? (uint64_t)sign << (f.bits - 1) : 0;
     int to_inf = o == MF_OVERFLOW_IEEE &&
                  (r == MF_ROUND_NEAREST_EVEN || r == MF_ROUND_NEAREST_AWAY || r == MF_ROUND_STOCHASTIC ||
                   (r == MF_ROUND_UP && !sign) || (r == MF_ROUND_DOWN && sign));
-    uint64_t sign_bit = mf__fmt_signed(f) ? (uint64_t)sign << (f.bits - 1) : 0;
-    if (to_inf && f.kind == MF__KIND_IEEE)
+    if (mf__fmt_p3109(f))
+        to_inf = o == MF_OVERFLOW_IEEE && r != MF_ROUND_TOWARD_ZERO && !(r == MF_ROUND_UP && sign) &&
+                 !(r == MF_ROUND_DOWN && !sign);
+    if (to_inf && mf__fmt_has_inf(f))
         return mf__fmt_inf_code(f) | sign_bit;
     if (to_inf && mf__fmt_has_nan(f))
         return mf__fmt_nan_code(f);
     return mf__fmt_max_code(f) | sign_bit;
+}
+
+/* P3109: a negative infinity or a negative rounded value into an unsigned format lies below the range
+ * (its least value is 0): SatFinite gives 0; SatNone gives 0 where the rounding goes toward the range
+ * (rz, ru), NaN otherwise. */
+MF_HD MF_INLINE uint32_t mf__p3109_below(mf__fmt f, mf_round r, mf_overflow o, int inf)
+{
+    if (o == MF_OVERFLOW_SATURATE || (!inf && (r == MF_ROUND_TOWARD_ZERO || r == MF_ROUND_UP)))
+        return 0;
+    return (uint32_t)mf__fmt_nan_code(f);
 }
 
 /* Round u into format f (which must not be f64) and return its code; ORs MF__EV_* into *ev.
@@ -122,24 +149,33 @@ MF_HD MF_INLINE uint64_t mf__overflow_code(mf__fmt f, uint32_t sign, mf_round r,
  * above; a rounded magnitude above max finite is an overflow. The discarded part of the significand
  * is kept left-aligned in `frac` (a fraction of one unit in the last place, in units of 2^-64, with
  * a sticky bit in bit 0), so that ties, directed modes and the 32-bit stochastic comparison all read
- * the same word. */
-MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, mf_overflow o, uint32_t rbits,
-                                        unsigned *ev)
+ * the same word. Always inlined: its format folds to constants only there (GCC 12 otherwise made an IPA-SRA
+ * clone of it once the P3109 rules were added, which the exhaustive sweeps' flatten did not inline). */
+MF_HD MF_FORCE_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, mf_overflow o, uint32_t rbits,
+                                              unsigned *ev)
 {
     const uint64_t half_ulp = (uint64_t)1 << 63;
-    uint32_t sign = mf__fmt_signed(f) ? u.sign : 0u;
-    uint64_t sign_bit = (uint64_t)sign << (f.bits - 1);
+    /* the sign rounding sees: unsigned P3109 formats round the signed value, e8m0 its magnitude */
+    const uint32_t sign = mf__fmt_signed(f) || mf__fmt_p3109(f) ? u.sign : 0u;
+    const int below = sign && !mf__fmt_signed(f); /* a negative value into an unsigned P3109 format */
+    const uint64_t sign_bit = mf__fmt_signed(f) ? (uint64_t)sign << (f.bits - 1) : 0;
     int emin = mf__fmt_emin(f);
     int e_eff, shift, inc;
     uint64_t kept, frac, code;
 
-    if (!mf__fmt_signed(f))
-        sign_bit = 0;
     switch (u.cls) {
     case MF__CLS_NAN:
         *ev |= MF__EV_NAN;
         return (uint32_t)mf__fmt_nan_code(f);
     case MF__CLS_INF:
+        if (mf__fmt_p3109(f)) {
+            if (o == MF_OVERFLOW_IEEE && mf__fmt_has_inf(f) && !below)
+                return (uint32_t)(mf__fmt_inf_code(f) | sign_bit);
+            *ev |= MF__EV_OVERFLOW | MF__EV_INEXACT;
+            if (below)
+                return mf__p3109_below(f, r, o, 1);
+            return (uint32_t)(o == MF_OVERFLOW_SATURATE ? mf__fmt_max_code(f) | sign_bit : mf__fmt_nan_code(f));
+        }
         if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_IEEE)
             return (uint32_t)(mf__fmt_inf_code(f) | sign_bit);
         *ev |= MF__EV_OVERFLOW | MF__EV_INEXACT;
@@ -182,19 +218,24 @@ MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, m
         frac = 1;
     }
 
+    /* the code below the value; its parity decides ties (at P = 1 that of the biased exponent, as the
+     * P3109 report's CodeIsEven; e8m0's ties keep going up) */
+    code = ((uint64_t)(e_eff - emin) << f.man) + kept;
     switch (r) {
     case MF_ROUND_NEAREST_AWAY: inc = frac >= half_ulp; break;
     case MF_ROUND_TOWARD_ZERO: inc = 0; break;
-    case MF_ROUND_UP: inc = frac != 0 && !sign; break;
+    case MF_ROUND_UP: inc = frac != 0 && !sign; break; /* sign: see above */
     case MF_ROUND_DOWN: inc = frac != 0 && sign; break;
     case MF_ROUND_ODD: inc = 0; break;
     case MF_ROUND_STOCHASTIC: inc = (int)((((frac >> 32) + rbits) >> 32) & 1u); break;
-    default: inc = frac > half_ulp || (frac == half_ulp && (kept & 1u)); break;
+    default:
+        inc = frac > half_ulp || (frac == half_ulp && ((f.kind == MF__KIND_E8M0 ? kept : code) & 1u));
+        break;
     }
 
     /* kept carries the implicit bit for normal values, so one formula covers normal and
      * subnormal results and a carry into the next binade; e8m0 has no subnormal codes. */
-    code = ((uint64_t)(e_eff - emin) << f.man) + kept + (uint64_t)inc;
+    code += (uint64_t)inc;
     if (f.kind == MF__KIND_E8M0)
         code -= 1;
     if (r == MF_ROUND_ODD && frac != 0)
@@ -202,6 +243,11 @@ MF_HD MF_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_round r, m
 
     if (frac != 0)
         *ev |= MF__EV_INEXACT;
+    if (below && code != 0) {
+        code = mf__p3109_below(f, r, o, 0);
+        *ev |= MF__EV_OVERFLOW | MF__EV_INEXACT | (code == 0 ? (unsigned)MF__EV_UNDERFLOW : 0u);
+        return (uint32_t)code;
+    }
     if (code > mf__fmt_max_code(f)) {
         *ev |= MF__EV_OVERFLOW | MF__EV_INEXACT;
         return (uint32_t)mf__overflow_code(f, sign, r, o);
