@@ -44,9 +44,14 @@ unsigned long failures = 0, checks = 0;
         }                                                                                                              \
     } while (0)
 
-const mf_format kFormats[MF_FORMAT_COUNT] = {
-    MF_FP32,     MF_FP16, MF_BF16, MF_FP8_E4M3,     MF_FP8_E5M2,     MF_FP6_E2M3,        MF_FP6_E3M2,     MF_FP4_E2M1,
-    MF_E8M0,     MF_FP64, MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE, MF_FP8_E3M4};
+const mf_format kFormats[MF_FORMAT_COUNT] = { // every row of the format table
+#define MF__FORMAT(e, ...) e,
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
+};
+
+// two codes a byte (e2m1, binary4p2sf)
+bool packed4(mf_format f) { return mf_storage_bytes(f, 2) == 1; }
 
 uint64_t rng_state = 0x9E3779B97F4A7C15u;
 uint64_t rnd64()
@@ -66,22 +71,11 @@ template <mf_format D, bool COUNT> void run_range_d(const mf__cu_cvt &a, mf_stat
 
 template <bool COUNT> void run_range(mf_format d, const mf__cu_cvt &a, mf_stats *c)
 {
-    switch (d) {
-    case MF_FP32: run_range_d<MF_FP32, COUNT>(a, c); break;
-    case MF_FP16: run_range_d<MF_FP16, COUNT>(a, c); break;
-    case MF_BF16: run_range_d<MF_BF16, COUNT>(a, c); break;
-    case MF_FP8_E4M3: run_range_d<MF_FP8_E4M3, COUNT>(a, c); break;
-    case MF_FP8_E5M2: run_range_d<MF_FP8_E5M2, COUNT>(a, c); break;
-    case MF_FP6_E2M3: run_range_d<MF_FP6_E2M3, COUNT>(a, c); break;
-    case MF_FP6_E3M2: run_range_d<MF_FP6_E3M2, COUNT>(a, c); break;
-    case MF_FP4_E2M1: run_range_d<MF_FP4_E2M1, COUNT>(a, c); break;
-    case MF_E8M0: run_range_d<MF_E8M0, COUNT>(a, c); break;
-    case MF_FP64: run_range_d<MF_FP64, COUNT>(a, c); break;
-    case MF_FP8_E4M3FNUZ: run_range_d<MF_FP8_E4M3FNUZ, COUNT>(a, c); break;
-    case MF_FP8_E5M2FNUZ: run_range_d<MF_FP8_E5M2FNUZ, COUNT>(a, c); break;
-    case MF_FP8_E4M3B11FNUZ: run_range_d<MF_FP8_E4M3B11FNUZ, COUNT>(a, c); break;
-    case MF_FP8_E4M3IEEE: run_range_d<MF_FP8_E4M3IEEE, COUNT>(a, c); break;
-    case MF_FP8_E3M4: run_range_d<MF_FP8_E3M4, COUNT>(a, c); break;
+    switch (d) { // every row of the format table
+#define MF__FORMAT(e, ...)                                                                                              \
+    case e: run_range_d<e, COUNT>(a, c); break;
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
     }
 }
 
@@ -89,6 +83,11 @@ template <bool COUNT> void run_range(mf_format d, const mf__cu_cvt &a, mf_stats 
 std::vector<unsigned char> every_code(mf_format f)
 {
     std::vector<unsigned char> v;
+    if (packed4(f)) {
+        for (uint32_t c = 0; c < 256; c++) // every pair of codes; 256 elements... and 255 below
+            v.push_back((unsigned char)(c * 17 + (c >> 4)));
+        return v;
+    }
     switch (f) {
     case MF_FP16:
     case MF_BF16:
@@ -99,10 +98,6 @@ std::vector<unsigned char> every_code(mf_format f)
     case MF_FP6_E3M2:
         for (uint32_t c = 0; c < 256; c++) // the top two bits set in 3 of 4: ignored on input
             v.push_back((unsigned char)c);
-        break;
-    case MF_FP4_E2M1:
-        for (uint32_t c = 0; c < 256; c++) // every pair of codes; 256 elements... and 255 below
-            v.push_back((unsigned char)(c * 17 + (c >> 4)));
         break;
     default:
         for (uint32_t c = 0; c < 256; c++)
@@ -120,7 +115,7 @@ std::vector<double> boundary_values()
     for (mf_format f : kFormats) {
         if (f == MF_FP32 || f == MF_FP64)
             continue;
-        const uint32_t codes = f == MF_FP16 || f == MF_BF16 ? 65536u : f == MF_FP4_E2M1 ? 16u : 256u;
+        const uint32_t codes = f == MF_FP16 || f == MF_BF16 ? 65536u : packed4(f) ? 16u : 256u;
         const uint32_t step = codes == 65536u ? 61u : 1u; // a sample of the 16-bit formats
         for (uint32_t c = 0; c + 1 < codes; c += step) {
             const double a = mf_to_f64(f, c), b = mf_to_f64(f, c + 1);
@@ -440,7 +435,7 @@ void test_loads()
             CHECK(a == b, "load %s %zu", mf_format_name(f), i);
             unsigned char x[32], y[32];
             std::memset(x, 0, 32), std::memset(y, 0, 32);
-            if (f != MF_FP4_E2M1) {
+            if (!packed4(f)) {
                 mf__cu_store(f, x, i, a, true), mf__cu_store(f, y, i, a, false);
                 CHECK(std::memcmp(x, y, 32) == 0, "store %s %zu", mf_format_name(f), i);
             }
