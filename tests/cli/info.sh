@@ -90,6 +90,32 @@ expect_grep "$WORK/out" '^  zero +\+0 0x00, no -0 ' "e4m3b11fnuz zero"
 run "$MF" info float8_e4m3
 expect_grep "$WORK/out" '^e4m3ieee  ' "info float8_e4m3 is e4m3ieee"
 
+# The P3109 kinds' specials, by hand from the report's parameters (signed: K - P exponent bits, bias 2^(K-P-1);
+# unsigned: K - P + 1 bits, bias 2^(K-P); one zero, one NaN; infinities only in the extended formats):
+#   binary8p4se  bias 8: max 1.75 * 2^7 = 224 at 0x7e (0x7f is +inf, 0xff -inf); min normal 2^-7 at 0x08; NaN 0x80
+#   binary8p3ue  6 exponent bits, bias 32: min normal 2^(1-32) = 2^-31 at 0x04 (two mantissa bits); +inf 0xfe only
+#   binary8p1uf  8 exponent bits, bias 128, no mantissa: code 0 is zero, code 1 = 2^-127, max 2^126 at 0xfe, NaN 0xff
+#   binary4p2sf  bias 2: max 1.5 * 2 = 3 at 0x7, min normal 2^-1 at 0x2, NaN 0x8, no infinity
+run "$MF" info binary8p4se
+expect_grep "$WORK/out" '^  max +224 +0x1\.cp\+7 +code 0x7e$' "binary8p4se max"
+expect_grep "$WORK/out" '^  min normal +0\.0078125 +0x1p-7 +code 0x08$' "binary8p4se min normal"
+expect_grep "$WORK/out" '^  infinity +\+inf 0x7f, -inf 0xff$' "binary8p4se infinities"
+expect_grep "$WORK/out" '^  NaN +0x80 only; rounding a NaN gives 0x80$' "binary8p4se NaN"
+run "$MF" info binary8p3ue
+expect_grep "$WORK/out" '^  bits +8 = exponent 6 \+ mantissa 2 \(unsigned: no sign\)' "binary8p3ue fields"
+expect_grep "$WORK/out" '^  min normal +4\.6566128730773926e-10 +0x1p-31 +code 0x04$' "binary8p3ue min normal"
+expect_grep "$WORK/out" '^  infinity +\+inf 0xfe, no -inf$' "binary8p3ue infinity"
+expect_grep "$WORK/out" '^  NaN +0xff; rounding a NaN gives 0xff$' "binary8p3ue NaN"
+run "$MF" info binary8p1uf
+expect_grep "$WORK/out" '^  bias +128 +\(value = 2\^\(code - 128\) for code >= 1\)$' "binary8p1uf values"
+expect_grep "$WORK/out" '^  min normal +5\.8774717541114375e-39 +0x1p-127 +code 0x01$' "binary8p1uf min normal"
+expect_grep "$WORK/out" '^  max +8\.5070591730234616e\+37 +0x1p\+126 +code 0xfe$' "binary8p1uf max"
+expect_grep "$WORK/out" '^  infinity +none$' "binary8p1uf no infinity"
+run "$MF" info binary4p2sf
+expect_grep "$WORK/out" '^  max +3 +0x1\.8p\+1 +code 0x7$' "binary4p2sf max"
+expect_grep "$WORK/out" '^  min normal +0\.5 +0x1p-1 +code 0x2$' "binary4p2sf min normal"
+expect_grep "$WORK/out" '^  NaN +0x8 only; rounding a NaN gives 0x8$' "binary4p2sf NaN"
+
 # The whole e4m3fnuz block, written by hand in tests/cli/expected/info_e4m3fnuz.txt.
 for name in e4m3fnuz FLOAT8_E4M3FNUZ; do
     run "$MF" info $name
@@ -113,4 +139,4 @@ run "$MF" info e9m9
 expect_rc 2 "info with an unknown format"
 expect_grep "$WORK/err" "unknown format 'e9m9'" "info unknown format message"
 
-finish 50
+finish 65

@@ -27,8 +27,11 @@ static void info_format(mf_format f)
 {
     mf_format_desc d = cli_describe(f);
     uint64_t s = sign_mask(&d);
-    uint64_t inf_code = (((uint64_t)1 << d.exp_bits) - 1) << d.man_bits; /* IEEE formats only */
+    /* f64's codes do not fit the descriptor's 32 bits: its +inf is written out */
+    uint64_t inf_code = f == MF_FP64 ? (((uint64_t)1 << d.exp_bits) - 1) << d.man_bits : d.inf_code;
     uint64_t max_code = f == MF_FP64 ? inf_code - 1 : d.max_code;
+    /* IEEE-style NaNs: every code above +inf of either sign (P3109's extended formats have one NaN) */
+    const int nan_range = d.has_inf && d.is_signed && (f == MF_FP64 || (d.nan_code > inf_code && !(d.nan_code & s)));
     char layout[80], a[40], b[40], c[40], e[40];
     int i, k = 0;
 
@@ -46,15 +49,20 @@ static void info_format(mf_format f)
     if (d.is_signed)
         printf("  %-14s %d = sign 1 + exponent %d + mantissa %d   %s\n", "bits", d.bits, d.exp_bits, d.man_bits,
                layout);
+    else if (d.man_bits)
+        printf("  %-14s %d = exponent %d + mantissa %d (unsigned: no sign)   %s\n", "bits", d.bits, d.exp_bits,
+               d.man_bits, layout);
     else
         printf("  %-14s %d = exponent %d (unsigned: no sign, no mantissa)   %s\n", "bits", d.bits, d.exp_bits,
                layout);
     if (d.has_subnormals)
         printf("  %-14s %d\n", "bias", d.bias);
+    else if (d.man_bits == 0 && d.has_zero) /* P3109 precision 1: code 0 is the zero */
+        printf("  %-14s %d   (value = 2^(code - %d) for code >= 1)\n", "bias", d.bias, d.bias);
     else
         printf("  %-14s %d   (value = 2^(code - %d))\n", "bias", d.bias, d.bias);
     info_line("max", d.max, &d, 1, max_code);
-    info_line("min normal", d.min_normal, &d, 1, d.has_subnormals ? (uint64_t)1 << d.man_bits : 0);
+    info_line("min normal", d.min_normal, &d, 1, d.has_subnormals || d.has_zero ? (uint64_t)1 << d.man_bits : 0);
     if (d.has_subnormals)
         info_line("min subnormal", d.min_subnormal, &d, 1, 1);
     else
@@ -73,28 +81,31 @@ static void info_format(mf_format f)
         printf("  %-14s none (code %s is the smallest value)\n", "zero", a);
     }
 
-    if (d.has_inf) {
+    if (d.has_inf && d.is_signed) {
         cli_format_code(a, sizeof a, &d, inf_code);
         cli_format_code(b, sizeof b, &d, s | inf_code);
         printf("  %-14s +inf %s, -inf %s\n", "infinity", a, b);
+    } else if (d.has_inf) { /* P3109 unsigned extended */
+        cli_format_code(a, sizeof a, &d, inf_code);
+        printf("  %-14s +inf %s, no -inf\n", "infinity", a);
     } else {
         printf("  %-14s none\n", "infinity");
     }
 
-    if (d.has_inf) { /* IEEE: all-ones exponent, nonzero mantissa */
+    if (nan_range) { /* IEEE: all-ones exponent, nonzero mantissa */
         cli_format_code(a, sizeof a, &d, inf_code + 1);
         cli_format_code(b, sizeof b, &d, s - 1);
         cli_format_code(c, sizeof c, &d, s | (inf_code + 1));
         cli_format_code(e, sizeof e, &d, s | (s - 1));
         printf("  %-14s %s..%s, %s..%s", "NaN", a, b, c, e);
-    } else if (d.has_nan && d.is_signed && (d.nan_code & s)) { /* fnuz: 0x80, the code of -0 elsewhere */
+    } else if (d.has_nan && d.is_signed && (d.nan_code & s)) { /* fnuz, P3109: 0x80, the code of -0 elsewhere */
         cli_format_code(a, sizeof a, &d, d.nan_code);
         printf("  %-14s %s only", "NaN", a);
     } else if (d.has_nan && d.is_signed) { /* e4m3: S.1111.111 */
         cli_format_code(a, sizeof a, &d, d.nan_code);
         cli_format_code(b, sizeof b, &d, s | d.nan_code);
         printf("  %-14s %s, %s", "NaN", a, b);
-    } else if (d.has_nan) { /* e8m0 */
+    } else if (d.has_nan) { /* e8m0, P3109 unsigned: all ones */
         cli_format_code(a, sizeof a, &d, d.nan_code);
         printf("  %-14s %s", "NaN", a);
     } else {
