@@ -208,7 +208,7 @@ static inline double fz_value(fz_reader *r, int *is_f32)
     case 2: {
         int rf = (int)(fz_u8(r) % (REF_NFMT - 1)) + 1; /* a tabulated format */
         uint32_t sb = ref_sign_bit(rf), c = fz_u16(r) & ref_code_mask(rf), mag = c & ~sb;
-        uint32_t nmag = ref_formats[rf].kind == REF_KIND_E8M0 ? 256u : sb;
+        uint32_t nmag = sb ? sb : ref_code_mask(rf) + 1u; /* unsigned formats (e8m0, P3109's): every code */
         int sel = (tag >> 3) & 3;
         v = ref_decode(rf, c);
         if ((sel & 1) && mag + 1u < nmag) {
