@@ -103,6 +103,16 @@ static const bcase cases[] = {
     {"e4m3->bf16", "-", MF_FP8_E4M3, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, NULL, NULL, NULL, NULL},
     {"f32->e5m2", "rd", MF_FP32, MF_FP8_E5M2, MF_ROUND_DOWN, MF_OVERFLOW_IEEE, NULL, NULL, NULL, NULL},
     {"e4m3->e2m1", "rn sat", MF_FP8_E4M3, MF_FP4_E2M1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, NULL, NULL, NULL, NULL},
+    /* the rest of the 8-bit family (the same kernels from other rows of the format table), against e4m3's rows */
+#define FAMILY(tag, F)                                                                                              \
+    {"f32->" #tag, "rn sat", MF_FP32, F, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, NULL, NULL, NULL, NULL},       \
+        {#tag "->f32", "-", F, MF_FP32, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, NULL, NULL, NULL, NULL}
+    FAMILY(e4m3fnuz, MF_FP8_E4M3FNUZ),
+    FAMILY(e5m2fnuz, MF_FP8_E5M2FNUZ),
+    FAMILY(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ),
+    FAMILY(e4m3ieee, MF_FP8_E4M3IEEE),
+    FAMILY(e3m4, MF_FP8_E3M4),
+#undef FAMILY
 };
 
 typedef struct size_class {

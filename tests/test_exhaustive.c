@@ -15,7 +15,8 @@
  * the oracle too (so also with the scalar): every input for rn (for the five formats above, whose bulk
  * pairs run the portable loop over the scalar's core, the same 1/16 as the other modes); for the other modes the chunks c with c % 32 in {0, 31}, i.e. 1/16 of the inputs,
  * including the neighbourhood of every aligned power-of-two boundary (the portable mf_convert costs
- * ~4 ns per element; all inputs for all modes would take ~25 CPU-minutes).
+ * ~4 ns per element; all inputs for all modes would take ~25 CPU-minutes). With a SIMD backend named
+ * (argv[2]) only the bulk sweeps run, every mode and policy of every format on every input (or a shard).
  *
  * Digest of a sweep, printed as `digest <fmt> <mode> <policy> <16 hex digits>`: the inputs, in
  * bit-pattern order, form 2^18 blocks of 2^14; block b (inputs b * 2^14 + j, output codes w_j) has
