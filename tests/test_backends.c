@@ -274,9 +274,9 @@ static const plan_case plan_cases[] = {
     {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"lut", "blocked", "lut", "blocked", "portable"}},
     {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_STOCHASTIC, SAT, 8192, 0, {"lut_sr", "blocked", "lut_sr", "blocked", "portable"}},
     {MF_FP16, MF_E8M0, MF_ROUND_STOCHASTIC, SAT, 8192, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
-    /* the rest of the 8-bit family: vector paths too (FNUZ has no table kernel: avx512's blocked path) */
-    {MF_FP8_E4M3FNUZ, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
-    {MF_FP8_E5M2FNUZ, MF_FP32, MF_ROUND_NEAREST_EVEN, IEEE, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    /* the rest of the 8-bit family: the same paths as e4m3 */
+    {MF_FP8_E4M3FNUZ, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP8_E5M2FNUZ, MF_FP32, MF_ROUND_NEAREST_EVEN, IEEE, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
     {MF_FP8_E4M3B11FNUZ, MF_FP32, MF_ROUND_UP, SAT, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
     {MF_FP8_E4M3IEEE, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
     {MF_FP8_E3M4, MF_FP32, MF_ROUND_TOWARD_ZERO, IEEE, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},

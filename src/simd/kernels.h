@@ -110,12 +110,31 @@ MF_V vu k_decode_special(vu r, vu c, vu mag, vu expf, vu mant, const mf__fmt f)
     return r;
 }
 
-/* The table kernels (V_HAS_TABLE32) use the NaN code as the mask that takes the magnitude from the code
- * and the sign from x: not for FNUZ, whose NaN is the sign bit (those take k_round_rn_fast and k_round). */
-MF_V int k_tab_kind_ok(const mf__fmt f)
+/* The kinds the table kernels (V_HAS_TABLE32) take: every signed one (e8m0 has kernels of its own). */
+MF_V int k_tab_kind_ok(const mf__fmt f) { return f.kind != MF__KIND_E8M0; }
+
+/* What the table kernels keep as "the NaN code" (k_rn_tab's nan): the NaN code, which is also the mask
+ * of the magnitude bits (all ones below the sign) in the kinds IEEE, FN and NONE (NONE's NaN is max, all
+ * ones); for FNUZ, whose NaN is the sign bit alone, the complement of that mask, whose low byte is the NaN. */
+MF_V uint32_t k_tab_nan(const mf__fmt f)
 {
-    return f.kind == MF__KIND_IEEE || f.kind == MF__KIND_FN || f.kind == MF__KIND_NONE;
+    return f.kind == MF__KIND_FNUZ ? ~(uint32_t)mf__fmt_mag_mask(f) : (uint32_t)mf__fmt_nan_code(f);
 }
+
+#ifdef V_HAS_TABLE32
+/* The table kernels' last step: lanes in keep take the magnitude from code's low bits (the bits above
+ * them are the sum's exponent) and the sign from u (shifted right by sh = 32 - bits), the others the NaN
+ * code; one masked ternary-logic op, the NaN code being the mask (k_tab_nan). FNUZ: the sign only where
+ * the magnitude is not zero (no -0), the complement of the mask selecting, then the low byte kept. */
+MF_V vu k_tab_select(vm keep, vu code, vu u, vu sh, vu nan, const mf__fmt f)
+{
+    if (f.kind == MF__KIND_FNUZ) {
+        const vu s = v_blend(v_test(code, v_set1((uint32_t)mf__fmt_mag_mask(f))), v_zero(), v_srlv(u, sh));
+        return v_and(v_keep_select(keep, s, code, nan), v_set1((1u << f.bits) - 1u));
+    }
+    return v_keep_select(keep, code, v_srlv(u, sh), nan);
+}
+#endif
 
 /* The lanes whose overflow under the IEEE policy gives the infinity (the NaN code where the format
  * has none), as the core's mf__overflow_code: every overflow in rn, rna and sr, the positive ones in
@@ -335,14 +354,14 @@ MF_V uint32_t k_max_bits(const mf_format fmt)
  * overflows are found on |x| before the clamp, k_tab_finish), and
  * M takes at most 32 values, one per binary32 exponent from the target's emin to max's, so it is
  * looked up rather than computed. NaN lanes (clamped like the rest) take the NaN code, which is
- * all ones below the sign in every format: one masked ternary-logic op both cuts the code out of the
- * sum, puts the sign in, and writes the NaN. The addition carries its own rounding and raises
+ * all ones below the sign in every kind but FNUZ: one masked ternary-logic op both cuts the code out of the
+ * sum, puts the sign in, and writes the NaN (k_tab_select; FNUZ two ops more). The addition carries its own rounding and raises
  * nothing, and DAZ could only zero a binary32 subnormal |x|, which rounds to zero anyway, so the
  * result does not depend on MXCSR (bk_direct). */
 typedef struct k_rn_tab {
     vu lo, hi;             /* M by exponent */
     vu rlo, rhi;           /* 2^(q - w) by exponent, q the exponent of the target's last place there, w its sr width */
-    vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code */
+    vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code (k_tab_nan) */
     vu sh;                 /* 32 - bits: brings the binary32 sign to the code's */
     vu hlo, hhi;           /* half the last place, 2^(q - 1), by exponent */
     vu ovrn, ovna;         /* the least |x| (binary32 bits) that overflows in rn, in rna */
@@ -391,7 +410,7 @@ MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
     r.maxbits = v_set1(k_max_bits(fmt));
     r.maxnext = v_add(r.maxbits, v_set1(1u << (23 - f.man))); /* max is normal: one place up */
     r.emin = v_set1(emin_b);
-    r.nan = v_set1((uint32_t)mf__fmt_nan_code(f));
+    r.nan = v_set1(k_tab_nan(f));
     r.sh = v_set1((uint32_t)(32 - f.bits));
     /* max + half its last place, the midpoint to the next grid point above (unbounded exponent):
      * rna overflows from there on; rn too where max's code is odd (the tie goes to the even code
@@ -425,9 +444,11 @@ MF_V vu k_tab_finish(vu u, vu a0, vu code, const mf_format D, const mf_round R, 
         switch (R) {
         case MF_ROUND_NEAREST_EVEN: ov = v_ge_u(a0, t->ovrn); break;
         case MF_ROUND_NEAREST_AWAY: ov = v_ge_u(a0, t->ovna); break;
-        case MF_ROUND_UP: /* +x above max overflowed by itself */
+        case MF_ROUND_UP: /* +x above max overflowed by itself (-inf: clamped, it rounds to -max) */
             if (inf)
                 ov = v_eq(u, v_set1(0xFF800000u));
+            else /* the code above max: e4m3's NaN, but FNUZ's carries into the sign bit */
+                ov = v_test(code, v_set1(1u << (mf__fmt_get(D).bits - 1)));
             break;
         case MF_ROUND_DOWN:
             ov = inf ? v_eq(u, v_set1(0x7F800000u)) : v_gt_u(u, v_or(t->maxbits, v_set1(K_H)));
@@ -442,7 +463,7 @@ MF_V vu k_tab_finish(vu u, vu a0, vu code, const mf_format D, const mf_round R, 
         else
             keep = m_andnot(ov, keep);
     }
-    return v_keep_select(keep, code, v_srlv(u, t->sh), t->nan);
+    return k_tab_select(keep, code, u, t->sh, t->nan, mf__fmt_get(D));
 }
 
 MF_V vu k_round_rn_tab(vu u, const mf_format D, const mf_overflow O, const k_rn_tab *t)
@@ -505,7 +526,7 @@ MF_V vu k_round_sr_tab(vu u, const mf_format D, const mf_overflow O, vu r, const
     vm keep = v_lt_u(a0, v_set1(0x7F800001u));
     if (ieee && !inf) /* e4m3: the code above max is the NaN (the sum reached the grid point above max) */
         keep = m_andnot(v_ge_u(s, t->maxnext), keep);
-    return v_keep_select(keep, code, v_srlv(u, t->sh), t->nan);
+    return k_tab_select(keep, code, u, t->sh, t->nan, mf__fmt_get(D));
 }
 
 #endif
