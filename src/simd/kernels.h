@@ -83,13 +83,28 @@ typedef struct k_counts {
 MF_V int k_inf_is_nan(const mf__fmt f) { return f.kind == MF__KIND_FN || f.kind == MF__KIND_FNUZ; }
 
 /* res, a magnitude code (at most the magnitude mask), with the sign of binary32 bits u. FNUZ has no -0:
- * a zero magnitude stays +0 (res + mask carries into the sign bit exactly where res is not zero). */
+ * a zero magnitude stays +0 (-res is negative exactly where res is not zero, so u AND -res is negative
+ * where x is and the magnitude is not zero). */
 MF_V vu k_with_sign(vu res, vu u, const mf__fmt f)
 {
     const uint32_t top = 1u << (f.bits - 1);
     if (f.kind == MF__KIND_FNUZ)
-        return v_or_and(res, v_srli(u, 32 - f.bits), v_and(v_add(res, v_set1(top - 1u)), v_set1(top)));
+        return v_blend_neg(v_and(u, v_sub(v_zero(), res)), res, v_or(res, v_set1(top)));
     return v_or_and(res, v_srli(u, 32 - f.bits), v_set1(top));
+}
+
+/* The largest |x| (binary32 bits) that rounds to nearest to a zero code: half the smallest subnormal
+ * (the tie goes to the even code, zero), a normal binary32 for every format with kernels */
+MF_V uint32_t k_rn_zero_max(const mf__fmt f) { return (uint32_t)(mf__fmt_emin(f) - f.man - 1 + 127) << 23; }
+
+/* k_with_sign for k_round_rn_fast, where |x| = a0 rounds to nearest: FNUZ's zero rule from a0 itself (a
+ * nonzero code from above half the smallest subnormal on), off the code's path: u's sign is cleared first
+ * where a0 is not above it (v_gt_s: a0 < 2^31) */
+MF_V vu k_with_sign_rn(vu res, vu u, vu a0, const mf__fmt f)
+{
+    if (f.kind == MF__KIND_FNUZ)
+        u = v_blend(v_gt_s(a0, v_set1(k_rn_zero_max(f))), a0, u);
+    return v_or_and(res, v_srli(u, 32 - f.bits), v_set1(1u << (f.bits - 1)));
 }
 
 /* Binary32 bits r decoded from codes c (mag: c's magnitude bits, expf: its exponent field, mant: its
@@ -125,14 +140,23 @@ MF_V uint32_t k_tab_nan(const mf__fmt f)
 /* The table kernels' last step: lanes in keep take the magnitude from code's low bits (the bits above
  * them are the sum's exponent) and the sign from u (shifted right by sh = 32 - bits), the others the NaN
  * code; one masked ternary-logic op, the NaN code being the mask (k_tab_nan). FNUZ: the sign only where
- * the magnitude is not zero (no -0), the complement of the mask selecting, then the low byte kept. */
-MF_V vu k_tab_select(vm keep, vu code, vu u, vu sh, vu nan, const mf__fmt f)
+ * the magnitude is not zero (no -0: nz, k_tab_nonzero), the complement of the mask selecting, then the
+ * low byte kept. */
+MF_V vu k_tab_select(vm keep, vm nz, vu code, vu u, vu sh, vu nan, const mf__fmt f)
 {
-    if (f.kind == MF__KIND_FNUZ) {
-        const vu s = v_blend(v_test(code, v_set1((uint32_t)mf__fmt_mag_mask(f))), v_zero(), v_srlv(u, sh));
-        return v_and(v_keep_select(keep, s, code, nan), v_set1((1u << f.bits) - 1u));
-    }
+    if (f.kind == MF__KIND_FNUZ)
+        return v_and(v_keep_select(keep, v_blend(nz, v_zero(), v_srlv(u, sh)), code, nan), v_set1((1u << f.bits) - 1u));
+    (void)nz;
     return v_keep_select(keep, code, v_srlv(u, sh), nan);
+}
+
+/* The lanes whose magnitude code is not zero, for k_tab_select: in rn from |x| = a0 itself (above half the
+ * smallest subnormal; off the code's path), else from the code */
+MF_V vm k_tab_nonzero(vu a0, vu code, const mf_round R, const mf__fmt f)
+{
+    if (R == MF_ROUND_NEAREST_EVEN)
+        return v_gt_s(a0, v_set1(k_rn_zero_max(f)));
+    return v_test(code, v_set1((uint32_t)mf__fmt_mag_mask(f)));
 }
 #endif
 
@@ -273,7 +297,7 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
     vu res = v_min_u(code, v_set1(maxc));
     if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_IEEE)
         res = v_blend(v_gt_u(code, v_set1(maxc)), res, v_set1((uint32_t)mf__fmt_inf_code(f)));
-    res = k_with_sign(res, u, f);
+    res = k_with_sign_rn(res, u, a0, f);
     if (o == MF_OVERFLOW_IEEE && k_inf_is_nan(f))
         isnan = m_or(isnan, v_gt_u(code, v_set1(maxc)));
     return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));
@@ -463,7 +487,7 @@ MF_V vu k_tab_finish(vu u, vu a0, vu code, const mf_format D, const mf_round R, 
         else
             keep = m_andnot(ov, keep);
     }
-    return k_tab_select(keep, code, u, t->sh, t->nan, mf__fmt_get(D));
+    return k_tab_select(keep, k_tab_nonzero(a0, code, R, mf__fmt_get(D)), code, u, t->sh, t->nan, mf__fmt_get(D));
 }
 
 MF_V vu k_round_rn_tab(vu u, const mf_format D, const mf_overflow O, const k_rn_tab *t)
@@ -526,7 +550,8 @@ MF_V vu k_round_sr_tab(vu u, const mf_format D, const mf_overflow O, vu r, const
     vm keep = v_lt_u(a0, v_set1(0x7F800001u));
     if (ieee && !inf) /* e4m3: the code above max is the NaN (the sum reached the grid point above max) */
         keep = m_andnot(v_ge_u(s, t->maxnext), keep);
-    return k_tab_select(keep, code, u, t->sh, t->nan, mf__fmt_get(D));
+    return k_tab_select(keep, k_tab_nonzero(a0, code, MF_ROUND_STOCHASTIC, mf__fmt_get(D)), code, u, t->sh, t->nan,
+                        mf__fmt_get(D));
 }
 
 #endif
