@@ -44,15 +44,18 @@ typedef void (*mf__plan_fn)(mf__plan *plan, mf_format dst_fmt, const void *dst, 
 typedef struct mf__backend {
     const char *name;
     const struct mf__backend *parent; /* NULL for the portable backend, which converts every pair */
-    uint16_t own[MF_FORMAT_COUNT]; /* destinations 0..15 only: the later ones are always the parent's */
+    uint64_t own[MF_FORMAT_COUNT]; /* a bit for every format row (mf__own_fits) */
     mf__convert_fn convert;
     mf__plan_fn plan;
 } mf__backend;
 
+/* own[] has a bit for every row of minifloat/formats.inc: a row beyond 64 needs a wider field */
+typedef char mf__own_fits[MF_FORMAT_COUNT <= 64 ? 1 : -1];
+
 /* The backend that converts src -> dst for r: r itself, or the first ancestor that does. */
 static inline const mf__backend *mf__backend_for(const mf__backend *r, mf_format dst, mf_format src)
 {
-    while (r->parent && !((unsigned)dst < 16u && (r->own[src] >> dst & 1u)))
+    while (r->parent && !(r->own[src] >> (unsigned)dst & 1u))
         r = r->parent;
     return r;
 }

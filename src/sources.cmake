@@ -25,15 +25,23 @@ set(MF_LIB_DEFINITIONS)
 # whose round kernel it compiles itself (the others are its parent's: PARENT), and its 16-bit-lane
 # kernels' header (W16, optional). Each backend becomes one unit for its paths (src/simd/backend.c),
 # one per own round kernel (src/simd/round.c) and one for W16 (src/simd/w16.c), so that `-j` spreads them.
-set(MF_ALL_DSTS f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0)
-set(MF_ENUM_f16 MF_FP16)
-set(MF_ENUM_bf16 MF_BF16)
-set(MF_ENUM_e4m3 MF_FP8_E4M3)
-set(MF_ENUM_e5m2 MF_FP8_E5M2)
-set(MF_ENUM_e2m3 MF_FP6_E2M3)
-set(MF_ENUM_e3m2 MF_FP6_E3M2)
-set(MF_ENUM_e2m1 MF_FP4_E2M1)
-set(MF_ENUM_e8m0 MF_E8M0)
+# The destinations: every narrow row of include/minifloat/formats.inc (all but f32 and f64), read from the
+# table itself, so that a new row gets its round kernels by being a row (which rows a backend converts is
+# K_FMTS's business: src/simd/kernels.h).
+set(MF_ALL_DSTS)
+file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/../include/minifloat/formats.inc mf_rows REGEX "^MF__FORMAT\\(")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/../include/minifloat/formats.inc)
+foreach(row IN LISTS mf_rows)
+  if(NOT row MATCHES "^MF__FORMAT\\(([A-Z0-9_]+), *[0-9]+, *([a-z0-9]+), *[0-9]+, *[0-9]+, *[0-9]+, *[A-Z0-9]+, *([A-Z0-9]+),")
+    message(FATAL_ERROR "src/sources.cmake cannot read this row of formats.inc: ${row}")
+  endif()
+  set(mf_enum ${CMAKE_MATCH_1})
+  set(mf_tag ${CMAKE_MATCH_2})
+  if(NOT CMAKE_MATCH_3 MATCHES "^F(32|64)$")
+    list(APPEND MF_ALL_DSTS ${mf_tag})
+    set(MF_ENUM_${mf_tag} ${mf_enum})
+  endif()
+endforeach()
 set(MF_BACKENDS)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
   set(MF_AVX2_FLAGS -mavx2 -mf16c -mfma -mbmi2)

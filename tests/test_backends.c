@@ -274,6 +274,14 @@ static const plan_case plan_cases[] = {
     {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"lut", "blocked", "lut", "blocked", "portable"}},
     {MF_FP8_E4M3, MF_FP8_E5M2, MF_ROUND_STOCHASTIC, SAT, 8192, 0, {"lut_sr", "blocked", "lut_sr", "blocked", "portable"}},
     {MF_FP16, MF_E8M0, MF_ROUND_STOCHASTIC, SAT, 8192, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    /* the rest of the 8-bit family: the same paths as e4m3 */
+    {MF_FP8_E4M3FNUZ, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP8_E5M2FNUZ, MF_FP32, MF_ROUND_NEAREST_EVEN, IEEE, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP8_E4M3B11FNUZ, MF_FP32, MF_ROUND_UP, SAT, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_FP8_E4M3IEEE, MF_FP32, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP8_E3M4, MF_FP32, MF_ROUND_TOWARD_ZERO, IEEE, 4096, 0, {"blocked", "direct", "direct", "blocked", "portable"}},
+    {MF_FP32, MF_FP8_E5M2FNUZ, MF_ROUND_NEAREST_EVEN, IEEE, 4096, 0, {"blocked", "blocked", "blocked", "blocked", "portable"}},
+    {MF_FP8_E4M3FNUZ, MF_FP8_E3M4, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"lut", "blocked", "lut", "blocked", "portable"}},
     {MF_FP8_E4M3, MF_FP8_E4M3, MF_ROUND_NEAREST_EVEN, SAT, 4096, 0, {"portable", "portable", "portable", "portable", "portable"}},
     {MF_FP8_E4M3, MF_FP64, MF_ROUND_NEAREST_EVEN, SAT, 2048, 1, {"portable", "portable", "portable", "portable", "portable"}},
 };
@@ -923,6 +931,45 @@ static const mf_format srcs_all[] = {MF_FP8_E4M3,     MF_FP8_E5M2,     MF_FP6_E2
 static const mf_format dsts[] = {MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
                                  MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0,     MF_FP4_E2M1};
 
+/* Every 8-bit format is one kernel family: each SIMD backend converts every narrow source of srcs_all to and
+ * from f32 itself (or through the backend it builds on, never the portable one), by a vector path, in every
+ * mode and policy, with the portable backend's bytes and counts (the exhaustive tier sweeps f32 -> each of
+ * them per backend). */
+START_TEST(test_backends_family)
+{
+    const mf__backend *backend;
+    size_t ri, si;
+    int r, o, c, checked = 0;
+    for (ri = 0; (backend = mf__backend_at(ri)) != NULL; ri++) {
+        if (backend == &mf__backend_portable || !mf__backend_supported(backend))
+            continue;
+        for (si = 0; si < N_SRCS_ALL; si++) {
+            const mf_format f = srcs_all[si];
+            ck_assert_msg(mf__backend_for(backend, f, MF_FP32) != &mf__backend_portable, "%s: f32 -> %s is portable's",
+                          backend->name, mf_format_name(f));
+            ck_assert_msg(mf__backend_for(backend, MF_FP32, f) != &mf__backend_portable, "%s: %s -> f32 is portable's",
+                          backend->name, mf_format_name(f));
+            for (r = 0; r < MF_ROUND_COUNT; r++)
+                for (o = 0; o < MF_OVERFLOW_COUNT; o++)
+                    for (c = 0; c < 2; c++) {
+                        mf_stats st;
+                        mf_opts opt = {(mf_round)r, (mf_overflow)o, 5, 16, c ? &st : NULL, 0, MF_PROFILE_DEFAULT};
+                        mf__plan p;
+                        mf__backend_for(backend, f, MF_FP32)->plan(&p, f, NULL, MF_FP32, NULL, 4096, &opt, c);
+                        ck_assert_msg(p.path != MF__PATH_PORTABLE, "%s: f32 -> %s %s: the portable path", backend->name,
+                                      mf_format_name(f), mf_round_name((mf_round)r));
+                        fill(MF_FP32, src_buf, NMAX);
+                        check_one(backend, f, MF_FP32, NMAX, 0, 0, &opt);
+                        fill(f, src_buf, NMAX);
+                        check_one(backend, MF_FP32, f, NMAX, 0, 0, &opt);
+                        checked++;
+                    }
+        }
+    }
+    ck_assert_int_eq(checked, backends_tested * (int)N_SRCS_ALL * MF_ROUND_COUNT * MF_OVERFLOW_COUNT * 2);
+}
+END_TEST
+
 static void every_byte(uint8_t *p, size_t n)
 {
     size_t j;
@@ -1292,6 +1339,7 @@ int main(void)
     tcase_add_test(tc, test_backends_ref_names);
     tcase_add_test(tc, test_backends_all_pairs);
     tcase_add_test(tc, test_backends_plans);
+    tcase_add_test(tc, test_backends_family);
     tcase_add_test(tc, test_backends_plan_api);
     tcase_add_test(tc, test_backends_lengths);
     tcase_add_test(tc, test_backends_heads_tails);

@@ -90,6 +90,7 @@ MF_V vu v_fsub(vu a, vu b)
 
 MF_V vm v_gt_u(vu a, vu b) { return vcgtq_u32(a, b); }
 MF_V vm v_eq(vu a, vu b) { return vceqq_u32(a, b); }
+MF_V vm v_gt_s(vu a, vu b) { return vcgtq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b)); } /* as signed */
 MF_V vm v_ne(vu a, vu b) { return vmvnq_u32(vceqq_u32(a, b)); }
 MF_V vm v_lt_u(vu a, vu b) { return vcltq_u32(a, b); }
 MF_V vm v_ge_u(vu a, vu b) { return vcgeq_u32(a, b); }
@@ -107,6 +108,8 @@ MF_V int m_any(vm a) { return vmaxvq_u32(a) != 0; }
 
 /* m ? b : a */
 MF_V vu v_blend(vm m, vu a, vu b) { return vbslq_u32(m, b, a); }
+/* s's sign bit set ? b : a */
+MF_V vu v_blend_neg(vu s, vu a, vu b) { return vbslq_u32(vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(s), 31)), b, a); }
 /* a + (m ? 1 : 0): a mask lane is -1 */
 MF_V vu v_add_m1(vm m, vu a) { return vsubq_u32(a, m); }
 MF_V vu v_or_m1(vm m, vu a) { return vorrq_u32(a, vshrq_n_u32(m, 31)); }

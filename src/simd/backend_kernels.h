@@ -14,6 +14,7 @@
 #define BK_CAT(a, b) BK_CAT2(a, b)
 #define BK_STR2(a) #a
 #define BK_STR(a) BK_STR2(a)
+
 #ifndef BK_HW_BF16
 #define BK_HW_BF16 0
 /* no bf16 instruction in this backend (never called) */

@@ -135,13 +135,11 @@ enum { BK_BLOCK = 1024 }; /* elements a block: 4 KiB of binary32, L1-resident (s
  * from the format's facts at each call was a measurable part of a short call: docs/perf/tuning.md) */
 static int bk_tab_ok(mf_format d)
 {
-    switch (d) {
-    case MF_FP8_E4M3: return k_rn_tab_ok(MF_FP8_E4M3);
-    case MF_FP8_E5M2: return k_rn_tab_ok(MF_FP8_E5M2);
-    case MF_FP6_E2M3: return k_rn_tab_ok(MF_FP6_E2M3);
-    case MF_FP6_E3M2: return k_rn_tab_ok(MF_FP6_E3M2);
-    case MF_FP4_E2M1: return k_rn_tab_ok(MF_FP4_E2M1);
-    default: return 0; /* f16 qualifies but has its own instructions; the others do not */
+    switch (d) { /* f16 qualifies too but has its own instructions */
+#define MF__FORMAT(e, value, tag, bits, man, bias, kind, storage, ...) K_IF_BYTE_##storage(case e : return k_rn_tab_ok(e);)
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
+    default: return 0;
     }
 }
 #endif
@@ -173,23 +171,19 @@ static int bk_hw16_widening(mf_format d, void *dst, mf_format s, const void *src
 #define BK_ROUND_DECL(fn)                                                                                 \
     void fn(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,               \
             const k_philox_keys *ks, uint64_t idx0, k_counts *ct);
-BK_ROUND_DECL(BK_ROUND_f16)
-BK_ROUND_DECL(BK_ROUND_bf16)
-BK_ROUND_DECL(BK_ROUND_e4m3)
-BK_ROUND_DECL(BK_ROUND_e5m2)
-BK_ROUND_DECL(BK_ROUND_e2m3)
-BK_ROUND_DECL(BK_ROUND_e3m2)
-BK_ROUND_DECL(BK_ROUND_e2m1)
-BK_ROUND_DECL(BK_ROUND_e8m0)
+#define MF__FORMAT(e, value, tag, bits, man, bias, kind, storage, ...) K_IF_NARROW_##storage(BK_ROUND_DECL(BK_ROUND_##tag))
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
 #undef BK_ROUND_DECL
 
 static void bk_round(mf_format d, void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,
                        const k_philox_keys *ks, uint64_t idx0, k_counts *ct)
 {
     static const bk_round_fn by_dst[MF_FORMAT_COUNT] = {
-        [MF_FP16] = BK_ROUND_f16,      [MF_BF16] = BK_ROUND_bf16,     [MF_FP8_E4M3] = BK_ROUND_e4m3,
-        [MF_FP8_E5M2] = BK_ROUND_e5m2, [MF_FP6_E2M3] = BK_ROUND_e2m3, [MF_FP6_E3M2] = BK_ROUND_e3m2,
-        [MF_FP4_E2M1] = BK_ROUND_e2m1, [MF_E8M0] = BK_ROUND_e8m0};
+#define MF__FORMAT(e, value, tag, bits, man, bias, kind, storage, ...) K_IF_NARROW_##storage([e] = BK_ROUND_##tag, )
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
+    };
     if ((unsigned)d < MF_FORMAT_COUNT && by_dst[d])
         by_dst[d](dst, src, n, r, o, count, ks, idx0, ct);
 }
@@ -222,8 +216,8 @@ MF_V void bk_decode_loop(const mf_format S, uint32_t *out, const void *src, size
             c = v_load_u16((const uint16_t *)src + i);
         else if (S == MF_FP4_E2M1)
             c = v_load_u4((const uint8_t *)src + i / 2);
-        else if (S == MF_FP6_E2M3 || S == MF_FP6_E3M2)
-            c = v_and(v_load_u8((const uint8_t *)src + i), v_set1(0x3Fu));
+        else if (mf__fmt_get(S).bits < 8) /* fp6: the code in a byte's low bits */
+            c = v_and(v_load_u8((const uint8_t *)src + i), v_set1((1u << mf__fmt_get(S).bits) - 1u));
         else
             c = v_load_u8((const uint8_t *)src + i);
         v_store_u32(out + i, k_decode(c, S));
@@ -234,14 +228,10 @@ static void bk_decode(mf_format s, uint32_t *out, const void *src, size_t n)
 {
     hw_decode_prepare();
     switch (s) {
-    case MF_FP16: bk_decode_loop(MF_FP16, out, src, n); break;
-    case MF_BF16: bk_decode_loop(MF_BF16, out, src, n); break;
-    case MF_FP8_E4M3: bk_decode_loop(MF_FP8_E4M3, out, src, n); break;
-    case MF_FP8_E5M2: bk_decode_loop(MF_FP8_E5M2, out, src, n); break;
-    case MF_FP6_E2M3: bk_decode_loop(MF_FP6_E2M3, out, src, n); break;
-    case MF_FP6_E3M2: bk_decode_loop(MF_FP6_E3M2, out, src, n); break;
-    case MF_FP4_E2M1: bk_decode_loop(MF_FP4_E2M1, out, src, n); break;
-    case MF_E8M0: bk_decode_loop(MF_E8M0, out, src, n); break;
+#define MF__FORMAT(e, value, tag, bits, man, bias, kind, storage, ...)                                      \
+    K_IF_NARROW_##storage(case e : bk_decode_loop(e, out, src, n); break;)
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
     default: break;
     }
 }

@@ -26,6 +26,140 @@ typedef struct k_counts {
 
 #define K_H 0x80000000u
 
+/* ---- the kinds of special values (detail/format.h): every rule of the kernels that depends on one -------
+ * A format is its row's facts (bits, man, bias) and its kind; everything below that is not arithmetic on
+ * those facts is here, so that a new kind is added in this section alone.
+ *   IEEE  the all-ones exponent field holds inf (mantissa 0) and the NaNs; overflow goes to inf
+ *   FN    only the all-ones magnitude is NaN (no inf); overflow under the IEEE policy goes to NaN
+ *   NONE  every code is finite; NaN and overflow go to max (the NaN code is max)
+ *   E8M0  unsigned powers of two (kernels of their own: k_round_e8m0, k_decode)
+ *   FNUZ  the code of -0 (the sign bit alone) is the one NaN; no -0: a zero result is +0; overflow
+ *         under the IEEE policy goes to NaN
+ * K_KIND_OK: the kinds these kernels convert; a row of any other kind stays with the portable backend
+ * (K_FMTS, below). */
+#define K_KIND_OK(kind)                                                                                   \
+    ((kind) == MF__KIND_IEEE || (kind) == MF__KIND_FN || (kind) == MF__KIND_NONE || (kind) == MF__KIND_E8M0 || \
+     (kind) == MF__KIND_FNUZ)
+
+/* For the lists made from minifloat/formats.inc (the round kernels, the decoders' and the tables'
+ * switches): K_IF_NARROW_<storage>(x) is x for a narrow row (a destination of the round kernels, a source
+ * of the decoders), nothing for f32 and f64; K_IF_BYTE_<storage>(x) is x for a row of one-byte or e2m1
+ * codes. */
+#define K_IF_NARROW_F64(...)
+#define K_IF_NARROW_F32(...)
+#define K_IF_NARROW_U16(...) __VA_ARGS__
+#define K_IF_NARROW_U8(...) __VA_ARGS__
+#define K_IF_NARROW_U4(...) __VA_ARGS__
+#define K_IF_BYTE_F64(...)
+#define K_IF_BYTE_F32(...)
+#define K_IF_BYTE_U16(...)
+#define K_IF_BYTE_U8(...) __VA_ARGS__
+#define K_IF_BYTE_U4(...) __VA_ARGS__
+
+/* The rows the kernels convert (K_FMTS, bit e for row e): every row of a kind above stored as f64 or
+ * f32, one code a byte, or as f16, bf16 and e2m1 are (the paths know those two 16-bit formats and one
+ * packed one by name); and of those, the byte-coded rows and e2m1 (K_BYTE_FMTS: the byte tables'
+ * formats). A new row of a known kind stored a code a byte gets every kernel by being a row. */
+#define K_STORE_OK_F64(e) 1
+#define K_STORE_OK_F32(e) 1
+#define K_STORE_OK_U16(e) ((e) == MF_FP16 || (e) == MF_BF16)
+#define K_STORE_OK_U8(e) 1
+#define K_STORE_OK_U4(e) ((e) == MF_FP4_E2M1)
+#define K_ROW_OK(e, kind, storage) (K_KIND_OK(MF__KIND_##kind) && K_STORE_OK_##storage(e))
+#define K_MASK_ROW(e, kind, storage) K_ROW_OK(e, kind, storage)
+#define K_MASK_NAME K_FMTS
+#include "fmt_mask.h"
+#undef K_MASK_NAME
+#define K_MASK_ROW(e, kind, storage) K_ROW_OK(e, kind, storage) && MF__STORE_BITS_##storage <= 8
+#define K_MASK_NAME K_BYTE_FMTS
+#include "fmt_mask.h"
+#undef K_MASK_NAME
+#define K_FMTS ((uint64_t)K_FMTS_0 | (uint64_t)K_FMTS_1 << 16 | (uint64_t)K_FMTS_2 << 32 | (uint64_t)K_FMTS_3 << 48)
+#define K_BYTE_FMTS                                                                                       \
+    ((uint64_t)K_BYTE_FMTS_0 | (uint64_t)K_BYTE_FMTS_1 << 16 | (uint64_t)K_BYTE_FMTS_2 << 32 |            \
+     (uint64_t)K_BYTE_FMTS_3 << 48)
+
+/* Does an overflow that goes to the infinity (k_to_inf) give the NaN code instead? (No inf, a NaN.) */
+MF_V int k_inf_is_nan(const mf__fmt f) { return f.kind == MF__KIND_FN || f.kind == MF__KIND_FNUZ; }
+
+/* res, a magnitude code (at most the magnitude mask), with the sign of binary32 bits u. FNUZ has no -0:
+ * a zero magnitude stays +0 (-res is negative exactly where res is not zero, so u AND -res is negative
+ * where x is and the magnitude is not zero). */
+MF_V vu k_with_sign(vu res, vu u, const mf__fmt f)
+{
+    const uint32_t top = 1u << (f.bits - 1);
+    if (f.kind == MF__KIND_FNUZ)
+        return v_blend_neg(v_and(u, v_sub(v_zero(), res)), res, v_or(res, v_set1(top)));
+    return v_or_and(res, v_srli(u, 32 - f.bits), v_set1(top));
+}
+
+/* The largest |x| (binary32 bits) that rounds to nearest to a zero code: half the smallest subnormal
+ * (the tie goes to the even code, zero), a normal binary32 for every format with kernels */
+MF_V uint32_t k_rn_zero_max(const mf__fmt f) { return (uint32_t)(mf__fmt_emin(f) - f.man - 1 + 127) << 23; }
+
+/* k_with_sign for k_round_rn_fast, where |x| = a0 rounds to nearest: FNUZ's zero rule from a0 itself (a
+ * nonzero code from above half the smallest subnormal on), off the code's path: u's sign is cleared first
+ * where a0 is not above it (v_gt_s: a0 < 2^31) */
+MF_V vu k_with_sign_rn(vu res, vu u, vu a0, const mf__fmt f)
+{
+    if (f.kind == MF__KIND_FNUZ)
+        u = v_blend(v_gt_s(a0, v_set1(k_rn_zero_max(f))), a0, u);
+    return v_or_and(res, v_srli(u, 32 - f.bits), v_set1(1u << (f.bits - 1)));
+}
+
+/* Binary32 bits r decoded from codes c (mag: c's magnitude bits, expf: its exponent field, mant: its
+ * mantissa field; r holds the finite reading, sign not yet set) with the kind's special codes made
+ * inf or NaN: NaNs quiet, payload kept, as the portable decode gives them */
+MF_V vu k_decode_special(vu r, vu c, vu mag, vu expf, vu mant, const mf__fmt f)
+{
+    const int man = f.man;
+    if (f.kind == MF__KIND_IEEE) {
+        vm special = v_eq(expf, v_set1((1u << (f.bits - 1 - man)) - 1u));
+        r = v_blend(special, r, v_or(v_set1(0x7F800000u), v_slli(mant, 23 - man)));
+        r = v_blend(m_and(special, v_nonzero(mant)), r, v_or(r, v_set1(0x00400000u)));
+    } else if (f.kind == MF__KIND_FN) {
+        r = v_blend(v_eq(mag, v_set1((uint32_t)mf__fmt_mag_mask(f))), r, v_or(v_set1(0x7FC00000u), v_slli(mant, 23 - man)));
+    } else if (f.kind == MF__KIND_FNUZ) { /* the sign (set by the caller) makes it 0xFFC00000, as portable */
+        r = v_blend(v_eq(c, v_set1((uint32_t)mf__fmt_nan_code(f))), r, v_set1(0x7FC00000u));
+    }
+    return r;
+}
+
+/* The kinds the table kernels (V_HAS_TABLE32) take: every signed one (e8m0 has kernels of its own). */
+MF_V int k_tab_kind_ok(const mf__fmt f) { return f.kind != MF__KIND_E8M0; }
+
+/* What the table kernels keep as "the NaN code" (k_rn_tab's nan): the NaN code, which is also the mask
+ * of the magnitude bits (all ones below the sign) in the kinds IEEE, FN and NONE (NONE's NaN is max, all
+ * ones); for FNUZ, whose NaN is the sign bit alone, the complement of that mask, whose low byte is the NaN. */
+MF_V uint32_t k_tab_nan(const mf__fmt f)
+{
+    return f.kind == MF__KIND_FNUZ ? ~(uint32_t)mf__fmt_mag_mask(f) : (uint32_t)mf__fmt_nan_code(f);
+}
+
+#ifdef V_HAS_TABLE32
+/* The table kernels' last step: lanes in keep take the magnitude from code's low bits (the bits above
+ * them are the sum's exponent) and the sign from u (shifted right by sh = 32 - bits), the others the NaN
+ * code; one masked ternary-logic op, the NaN code being the mask (k_tab_nan). FNUZ: the sign only where
+ * the magnitude is not zero (no -0: nz, k_tab_nonzero), the complement of the mask selecting, then the
+ * low byte kept. */
+MF_V vu k_tab_select(vm keep, vm nz, vu code, vu u, vu sh, vu nan, const mf__fmt f)
+{
+    if (f.kind == MF__KIND_FNUZ)
+        return v_and(v_keep_select(keep, v_blend(nz, v_zero(), v_srlv(u, sh)), code, nan), v_set1((1u << f.bits) - 1u));
+    (void)nz;
+    return v_keep_select(keep, code, v_srlv(u, sh), nan);
+}
+
+/* The lanes whose magnitude code is not zero, for k_tab_select: in rn from |x| = a0 itself (above half the
+ * smallest subnormal; off the code's path), else from the code */
+MF_V vm k_tab_nonzero(vu a0, vu code, const mf_round R, const mf__fmt f)
+{
+    if (R == MF_ROUND_NEAREST_EVEN)
+        return v_gt_s(a0, v_set1(k_rn_zero_max(f)));
+    return v_test(code, v_set1((uint32_t)mf__fmt_mag_mask(f)));
+}
+#endif
+
 /* The lanes whose overflow under the IEEE policy gives the infinity (the NaN code where the format
  * has none), as the core's mf__overflow_code: every overflow in rn, rna and sr, the positive ones in
  * ru, the negative ones in rd; infinite inputs in every mode (ovf holds them too: their code is above
@@ -50,7 +184,6 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
     const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127); /* biased binary32 exponent of min normal */
     const uint32_t maxc = (uint32_t)mf__fmt_max_code(f);
     const uint32_t nanc = (uint32_t)mf__fmt_nan_code(f);
-    const int signsh = 32 - f.bits; /* moves the binary32 sign onto the format's sign bit */
     const int ieee_inf = f.kind == MF__KIND_IEEE;
     const vu absmask = v_set1(0x7FFFFFFFu);
     vu a = v_and(u, absmask);
@@ -100,7 +233,7 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
         else
             make_nan = m_or(make_nan, to_inf);
     }
-    res = v_or(res, v_srli(v_and(u, v_set1(0x80000000u)), signsh));
+    res = k_with_sign(res, u, f);
     res = v_blend(make_nan, res, v_set1(nanc));
 
     if (count) {
@@ -164,8 +297,8 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
     vu res = v_min_u(code, v_set1(maxc));
     if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_IEEE)
         res = v_blend(v_gt_u(code, v_set1(maxc)), res, v_set1((uint32_t)mf__fmt_inf_code(f)));
-    res = v_or_and(res, v_srli(u, 32 - f.bits), v_set1(1u << (f.bits - 1))); /* the sign */
-    if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_FN)
+    res = k_with_sign_rn(res, u, a0, f);
+    if (o == MF_OVERFLOW_IEEE && k_inf_is_nan(f))
         isnan = m_or(isnan, v_gt_u(code, v_set1(maxc)));
     return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));
 }
@@ -216,7 +349,7 @@ MF_V vu k_round_dir_fast(vu u, const mf_format fmt, const mf_round r, const mf_o
         else
             isnan = m_or(isnan, to_inf);
     }
-    res = v_or_and(res, v_srli(u, 32 - f.bits), v_set1(1u << (f.bits - 1))); /* the sign */
+    res = k_with_sign(res, u, f);
     return v_blend(isnan, res, v_set1((uint32_t)mf__fmt_nan_code(f)));
 }
 #endif
@@ -245,14 +378,14 @@ MF_V uint32_t k_max_bits(const mf_format fmt)
  * overflows are found on |x| before the clamp, k_tab_finish), and
  * M takes at most 32 values, one per binary32 exponent from the target's emin to max's, so it is
  * looked up rather than computed. NaN lanes (clamped like the rest) take the NaN code, which is
- * all ones below the sign in every format: one masked ternary-logic op both cuts the code out of the
- * sum, puts the sign in, and writes the NaN. The addition carries its own rounding and raises
+ * all ones below the sign in every kind but FNUZ: one masked ternary-logic op both cuts the code out of the
+ * sum, puts the sign in, and writes the NaN (k_tab_select; FNUZ two ops more). The addition carries its own rounding and raises
  * nothing, and DAZ could only zero a binary32 subnormal |x|, which rounds to zero anyway, so the
  * result does not depend on MXCSR (bk_direct). */
 typedef struct k_rn_tab {
     vu lo, hi;             /* M by exponent */
     vu rlo, rhi;           /* 2^(q - w) by exponent, q the exponent of the target's last place there, w its sr width */
-    vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code */
+    vu maxbits, emin, nan; /* max's binary32 bits, the target's emin + 127, the NaN code (k_tab_nan) */
     vu sh;                 /* 32 - bits: brings the binary32 sign to the code's */
     vu hlo, hhi;           /* half the last place, 2^(q - 1), by exponent */
     vu ovrn, ovna;         /* the least |x| (binary32 bits) that overflows in rn, in rna */
@@ -272,7 +405,7 @@ MF_V int k_rn_tab_ok(const mf_format fmt)
     const mf__fmt f = mf__fmt_get(fmt);
     const uint64_t maxc = mf__fmt_max_code(f);
     const int emax = (int)(maxc >> f.man) - f.bias; /* max's exponent (max is normal) */
-    return k_fast_rn_ok(fmt) && emax - mf__fmt_emin(f) < 32 && mf__fmt_nan_code(f) == mf__fmt_mag_mask(f);
+    return k_fast_rn_ok(fmt) && emax - mf__fmt_emin(f) < 32 && k_tab_kind_ok(f);
 }
 
 /* The kernel's constants as vectors, so that nothing about the format is computed per vector (the
@@ -301,7 +434,7 @@ MF_V k_rn_tab k_rn_tab_make(const mf_format fmt)
     r.maxbits = v_set1(k_max_bits(fmt));
     r.maxnext = v_add(r.maxbits, v_set1(1u << (23 - f.man))); /* max is normal: one place up */
     r.emin = v_set1(emin_b);
-    r.nan = v_set1((uint32_t)mf__fmt_nan_code(f));
+    r.nan = v_set1(k_tab_nan(f));
     r.sh = v_set1((uint32_t)(32 - f.bits));
     /* max + half its last place, the midpoint to the next grid point above (unbounded exponent):
      * rna overflows from there on; rn too where max's code is odd (the tie goes to the even code
@@ -335,9 +468,11 @@ MF_V vu k_tab_finish(vu u, vu a0, vu code, const mf_format D, const mf_round R, 
         switch (R) {
         case MF_ROUND_NEAREST_EVEN: ov = v_ge_u(a0, t->ovrn); break;
         case MF_ROUND_NEAREST_AWAY: ov = v_ge_u(a0, t->ovna); break;
-        case MF_ROUND_UP: /* +x above max overflowed by itself */
+        case MF_ROUND_UP: /* +x above max overflowed by itself (-inf: clamped, it rounds to -max) */
             if (inf)
                 ov = v_eq(u, v_set1(0xFF800000u));
+            else /* the code above max: e4m3's NaN, but FNUZ's carries into the sign bit */
+                ov = v_test(code, v_set1(1u << (mf__fmt_get(D).bits - 1)));
             break;
         case MF_ROUND_DOWN:
             ov = inf ? v_eq(u, v_set1(0x7F800000u)) : v_gt_u(u, v_or(t->maxbits, v_set1(K_H)));
@@ -352,7 +487,7 @@ MF_V vu k_tab_finish(vu u, vu a0, vu code, const mf_format D, const mf_round R, 
         else
             keep = m_andnot(ov, keep);
     }
-    return v_keep_select(keep, code, v_srlv(u, t->sh), t->nan);
+    return k_tab_select(keep, k_tab_nonzero(a0, code, R, mf__fmt_get(D)), code, u, t->sh, t->nan, mf__fmt_get(D));
 }
 
 MF_V vu k_round_rn_tab(vu u, const mf_format D, const mf_overflow O, const k_rn_tab *t)
@@ -415,7 +550,8 @@ MF_V vu k_round_sr_tab(vu u, const mf_format D, const mf_overflow O, vu r, const
     vm keep = v_lt_u(a0, v_set1(0x7F800001u));
     if (ieee && !inf) /* e4m3: the code above max is the NaN (the sum reached the grid point above max) */
         keep = m_andnot(v_ge_u(s, t->maxnext), keep);
-    return v_keep_select(keep, code, v_srlv(u, t->sh), t->nan);
+    return k_tab_select(keep, k_tab_nonzero(a0, code, MF_ROUND_STOCHASTIC, mf__fmt_get(D)), code, u, t->sh, t->nan,
+                        mf__fmt_get(D));
 }
 
 #endif
@@ -576,15 +712,7 @@ MF_V vu k_decode(vu c, const mf_format fmt)
         /* subnormal: mant * 2^(emin - man), exactly, in binary32 arithmetic (a normal result) */
         vu s = v_u32_times_pow2(mant, mf__fmt_emin(f) - man);
         r = v_blend(v_eq(expf, v_zero()), r, s); /* zero included: 0 * 2^k = +0 */
-        if (f.kind == MF__KIND_IEEE) {
-            vm special = v_eq(expf, v_set1((1u << (f.bits - 1 - man)) - 1u));
-            r = v_blend(special, r, v_or(v_set1(0x7F800000u), v_slli(mant, 23 - man)));
-            r = v_blend(m_and(special, v_nonzero(mant)), r, v_or(r, v_set1(0x00400000u)));
-        } else if (f.kind == MF__KIND_FN) {
-            vm isnan = v_eq(mag, v_set1(magmask));
-            r = v_blend(isnan, r, v_or(v_set1(0x7FC00000u), v_slli(mant, 23 - man)));
-        }
-        return v_or(r, sign);
+        return v_or(k_decode_special(r, c, mag, expf, mant, f), sign);
     }
 }
 

@@ -121,14 +121,9 @@ static void bk_sr_probe(mf_format d, mf_overflow o, const uint32_t *u, size_t n,
             bk_sr_probe_t(D, MF_OVERFLOW_IEEE, u, n, lo, hi, T);                                    \
         break;
     switch (d) {
-        BK_PROBE(MF_FP16)
-        BK_PROBE(MF_BF16)
-        BK_PROBE(MF_FP8_E4M3)
-        BK_PROBE(MF_FP8_E5M2)
-        BK_PROBE(MF_FP6_E2M3)
-        BK_PROBE(MF_FP6_E3M2)
-        BK_PROBE(MF_FP4_E2M1)
-        BK_PROBE(MF_E8M0)
+#define MF__FORMAT(e, value, tag, bits, man, bias, kind, storage, ...) K_IF_NARROW_##storage(BK_PROBE(e))
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
     default: break;
     }
 #undef BK_PROBE

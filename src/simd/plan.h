@@ -59,12 +59,12 @@ static void BK_CAT(bk_convert_, BK_SYM)(mf_format d, void *dst, mf_format s, con
         bk_run(p.path, d, dst, s, src, n, o);
 }
 
-/* The pairs this backend converts itself (bit d of own[s]); the others go to its parent. A backend's
- * configuration that changes only some pairs defines BK_OWN_DSTS(s) and BK_PARENT. */
+/* The pairs this backend converts itself (bit d of own[s]); the others go to its parent. By default
+ * every pair of formats the kernels know (K_FMTS: every row of formats.inc of a kind they know, so a new
+ * row is converted here by being a row). A backend's configuration that changes only some pairs defines
+ * BK_OWN_DSTS(s) and BK_PARENT. */
 #ifndef BK_OWN_DSTS
-/* f32 .. f64: the vector kernels know these destinations; the FNUZ and IEEE-style FP8 formats after
- * them go to the portable backend */
-#define BK_OWN_DSTS(s) 0x3FFu
+#define BK_OWN_DSTS(s) (K_FMTS >> (s) & 1u ? K_FMTS : 0u)
 #define BK_PARENT mf__backend_portable
 #endif
 extern const mf__backend BK_PARENT;
@@ -72,10 +72,10 @@ extern const mf__backend BK_PARENT;
 const mf__backend BK_CAT(mf__backend_, BK_SYM) = {
     BK_STR(BK_SYM),
     &BK_PARENT,
-    {[MF_FP32] = BK_OWN_DSTS(MF_FP32), [MF_FP64] = BK_OWN_DSTS(MF_FP64), [MF_FP16] = BK_OWN_DSTS(MF_FP16),
-     [MF_BF16] = BK_OWN_DSTS(MF_BF16), [MF_FP8_E4M3] = BK_OWN_DSTS(MF_FP8_E4M3),
-     [MF_FP8_E5M2] = BK_OWN_DSTS(MF_FP8_E5M2), [MF_FP6_E2M3] = BK_OWN_DSTS(MF_FP6_E2M3),
-     [MF_FP6_E3M2] = BK_OWN_DSTS(MF_FP6_E3M2), [MF_FP4_E2M1] = BK_OWN_DSTS(MF_FP4_E2M1),
-     [MF_E8M0] = BK_OWN_DSTS(MF_E8M0)},
+    {
+#define MF__FORMAT(e, ...) [e] = BK_OWN_DSTS(e),
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
+    },
     BK_CAT(bk_convert_, BK_SYM),
     BK_CAT(bk_plan_, BK_SYM)};

@@ -7,40 +7,68 @@
  * field and mantissa, and its subnormals read as the code's subnormals alike, scaled the same. vcvtph2ps
  * widens that exactly (f16 subnormals become binary32 normals, so no subnormal ever meets the
  * arithmetic) and a multiplication by 2^(15 - bias) restores the scale, exactly. The sign goes in the
- * f16's sign bit. e4m3's NaN becomes the f16 NaN with the same mantissa, which vcvtph2ps and the
- * multiplication carry through with its payload, quiet, as k_decode gives it; e5m2 is an f16's top byte
- * (bias 15: no multiplication), its infinities and NaNs included. */
+ * f16's sign bit. Special codes become the f16's: where the code's exponent field is narrower than the
+ * f16's (5 bits), the f16 exponent bits above it are set on the kind's inf and NaN codes (k_decode_special's
+ * rules: an IEEE-style all-ones field, FN's all-ones magnitude), and FNUZ's NaN (the sign bit alone)
+ * becomes the f16 NaN 0xFE00; vcvtph2ps and the multiplication carry a NaN through with its payload,
+ * quiet, as k_decode gives it. e5m2 is an f16's top byte (bias 15: no multiplication). A format whose
+ * five exponent field bits are all finite (e5m2fnuz) is read one binade down, as an f16 with bias 16: a
+ * code of exponent field E >= 2 is the f16 of field E - 1, (mag << (10 - man)) - 0x400; one of E <= 1
+ * (mag < 2^(man + 1)) is an f16 subnormal, mag << (9 - man); the larger of the two is the right one in both
+ * ranges (for E >= 2 the first is at least the second, below they cross exactly at E = 2), so one saturating
+ * subtraction, one shift and one max make the f16, with no multiplication at bias 16. */
 #ifndef MF_X86_AVX2_DECODE_H
 #define MF_X86_AVX2_DECODE_H
 
+/* the code's exponent field in bits */
+MF_V int hw_dec_ew(const mf__fmt f) { return mf__fmt_mag_bits(f) - f.man; }
+
+/* read one binade down: five exponent bits with no inf and no NaN among them */
+MF_V int hw_dec_down(const mf__fmt f) { return hw_dec_ew(f) == 5 && f.kind != MF__KIND_IEEE; }
+
 MF_V int hw_decode_ok(const mf_format S)
 {
-    return S == MF_FP4_E2M1 || S == MF_FP6_E2M3 || S == MF_FP6_E3M2 || S == MF_FP8_E4M3 || S == MF_FP8_E5M2;
+    const mf__fmt f = mf__fmt_get(S);
+    /* (an FN format with five exponent bits would need its NaN code on the down reading: there is none) */
+    return (K_BYTE_FMTS >> S & 1u) && f.kind != MF__KIND_E8M0 &&
+           (hw_dec_ew(f) < 5 || (hw_dec_ew(f) == 5 && f.kind != MF__KIND_FN));
 }
 
 static void hw_decode_prepare(void) {}
 
-/* 16 codes of S, one per 16-bit lane (bits above the code ignored) -> f16 bits of value * 2^(bias - 15) */
+/* 16 codes of S, one per 16-bit lane (bits above the code ignored but for FNUZ's, which loads bytes) -> f16
+ * bits of value * 2^(bias - 15) (hw_dec_down: 2^(bias - 16)) */
 MF_V __m256i hw_dec_h(__m256i c, const mf_format S)
 {
     const mf__fmt f = mf__fmt_get(S);
     const short magmask = (short)mf__fmt_mag_mask(f);
+    const short above = (short)(0x7C00 & ~(((1 << hw_dec_ew(f)) - 1) << 10)); /* f16 exponent bits above the code's */
     const __m256i mag = _mm256_and_si256(c, _mm256_set1_epi16(magmask));
-    __m256i h = _mm256_or_si256(_mm256_slli_epi16(mag, 10 - f.man),
-                                _mm256_and_si256(_mm256_slli_epi16(c, 16 - f.bits), _mm256_set1_epi16((short)0x8000)));
-    if (f.kind == MF__KIND_FN) /* the NaN code: the f16 exponent field's top bit, the rest is already ones */
-        h = _mm256_or_si256(h, _mm256_and_si256(_mm256_cmpeq_epi16(mag, _mm256_set1_epi16(magmask)),
-                                                _mm256_set1_epi16(1 << 14)));
+    const __m256i sign = _mm256_and_si256(_mm256_slli_epi16(c, 16 - f.bits), _mm256_set1_epi16((short)0x8000));
+    __m256i h = _mm256_slli_epi16(mag, 10 - f.man), special = _mm256_setzero_si256();
+    if (hw_dec_down(f))
+        h = _mm256_max_epu16(_mm256_subs_epu16(h, _mm256_set1_epi16(0x400)), _mm256_srli_epi16(h, 1));
+    h = _mm256_or_si256(h, sign);
+    if (f.kind == MF__KIND_IEEE && above) /* the all-ones exponent field */
+        special = _mm256_cmpgt_epi16(mag, _mm256_set1_epi16((short)(magmask - (1 << f.man))));
+    else if (f.kind == MF__KIND_FN) /* the all-ones magnitude */
+        special = _mm256_cmpeq_epi16(mag, _mm256_set1_epi16(magmask));
+    if ((f.kind == MF__KIND_IEEE && above) || f.kind == MF__KIND_FN)
+        h = _mm256_or_si256(h, _mm256_and_si256(special, _mm256_set1_epi16(above)));
+    if (f.kind == MF__KIND_FNUZ) /* the sign bit alone: with the sign already in h, the f16 NaN 0xFE00 */
+        h = _mm256_or_si256(h, _mm256_and_si256(_mm256_cmpeq_epi16(c, _mm256_set1_epi16((short)mf__fmt_nan_code(f))),
+                                                _mm256_set1_epi16(0x7E00)));
     return h;
 }
 
 /* 8 f16 codes of the scaled values -> the codes' binary32 bits at out */
 MF_V void hw_dec_store(uint32_t *out, __m128i h, const mf_format S)
 {
-    const int bias = mf__fmt_get(S).bias;
+    const mf__fmt f = mf__fmt_get(S);
+    const int fbias = 15 + hw_dec_down(f); /* the f16 reading's bias */
     __m256 x = _mm256_cvtph_ps(h);
-    if (bias != 15)
-        x = _mm256_mul_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32((127 + 15 - bias) << 23)));
+    if (f.bias != fbias)
+        x = _mm256_mul_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32((127 + fbias - f.bias) << 23)));
     _mm256_storeu_ps((float *)out, x);
 }
 
@@ -90,11 +118,11 @@ MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size
 {
     const uint8_t *b = (const uint8_t *)src;
     switch (S) {
-    case MF_FP8_E4M3: hw_decode_t(MF_FP8_E4M3, out, b, n); break;
-    case MF_FP8_E5M2: hw_decode_t(MF_FP8_E5M2, out, b, n); break;
-    case MF_FP6_E2M3: hw_decode_t(MF_FP6_E2M3, out, b, n); break;
-    case MF_FP6_E3M2: hw_decode_t(MF_FP6_E3M2, out, b, n); break;
-    default: hw_decode_t(MF_FP4_E2M1, out, b, n); break;
+#define MF__FORMAT(e, value, tag, bits, man, bias, kind, storage, ...)                                      \
+    K_IF_BYTE_##storage(case e : hw_decode_t(e, out, b, n); break;)
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
+    default: break;
     }
 }
 #define BK_HW_DECODE 1

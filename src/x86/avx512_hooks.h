@@ -164,22 +164,31 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
 #ifdef BK_PATHS
 
 /* Decoding the small formats by table: vpermd / vpermt2d look up 16 or 32 binary32 patterns per
- * instruction. The tables are filled once from the vector decoder k_decode (the same arithmetic the
- * other backends use), so they hold no second copy of the formats' facts. */
+ * instruction, vpermt2w 32 f16 patterns. The tables are filled once from the vector decoder k_decode (the
+ * same arithmetic the other backends use), so they hold no second copy of the formats' facts. The 8-bit
+ * formats (every one-byte row of the table but e5m2, which is an f16's top byte, and e8m0) keep their 128
+ * magnitudes as f16 bits: every such value is an f16 (normal, subnormal for e5m2fnuz's smallest, inf or
+ * NaN with its payload), and vcvtph2ps widens it exactly, NaNs quiet with their payload, as k_decode. */
 static uint32_t hw_tab_e2m1[16] __attribute__((aligned(64)));
 static uint32_t hw_tab_e2m3[32] __attribute__((aligned(64)));
 static uint32_t hw_tab_e3m2[32] __attribute__((aligned(64)));
-static uint32_t hw_tab_e4m3[128] __attribute__((aligned(64)));
-static uint16_t hw_tab_e4m3_h[128] __attribute__((aligned(64))); /* the same values as f16 bits */
+static uint16_t hw_tab_h8[MF_FORMAT_COUNT][128] __attribute__((aligned(64))); /* by format, its magnitudes */
 /* 0: not built; 1: one thread is building them; 2: built and published. A thread that finds another
  * one building waits for it (the tables take microseconds): writing them from two threads at once was
  * a data race (ThreadSanitizer saw it with two threads' first decodes). */
 static int hw_tab_state;
 
+/* the formats decoded through hw_tab_h8 */
+MF_V int hw_dec8_ok(const mf_format S)
+{
+    const mf__fmt f = mf__fmt_get(S);
+    return (K_BYTE_FMTS >> S & 1u) && f.bits == 8 && f.kind != MF__KIND_E8M0 && S != MF_FP8_E5M2;
+}
+
 static void hw_decode_prepare(void)
 {
     uint32_t i;
-    int expect = 0;
+    int expect = 0, f;
     if (__atomic_load_n(&hw_tab_state, __ATOMIC_ACQUIRE) == 2)
         return;
     if (!__atomic_compare_exchange_n(&hw_tab_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
@@ -187,26 +196,57 @@ static void hw_decode_prepare(void)
             _mm_pause();
         return;
     }
-    for (i = 0; i < 128; i += 16) {
+    for (i = 0; i < 32; i += 16) {
         vu c = _mm512_add_epi32(_mm512_set1_epi32((int)i), v_lane_index());
-        v_store_u32(hw_tab_e4m3 + i, k_decode(c, MF_FP8_E4M3));
-        if (i < 32) {
-            v_store_u32(hw_tab_e2m3 + i, k_decode(c, MF_FP6_E2M3));
-            v_store_u32(hw_tab_e3m2 + i, k_decode(c, MF_FP6_E3M2));
-        }
+        v_store_u32(hw_tab_e2m3 + i, k_decode(c, MF_FP6_E2M3));
+        v_store_u32(hw_tab_e3m2 + i, k_decode(c, MF_FP6_E3M2));
         if (i < 16)
             v_store_u32(hw_tab_e2m1, k_decode(c, MF_FP4_E2M1));
     }
-    for (i = 0; i < 128; i++) { /* e4m3 lies inside f16: every value is an f16 normal (or zero, or NaN) */
-        uint32_t f = hw_tab_e4m3[i], e = f >> 23;
-        hw_tab_e4m3_h[i] = (uint16_t)(f == 0 ? 0 : ((e == 255 ? 0x7C00u : (e - 112) << 10) | ((f & 0x7FFFFFu) >> 13)));
-    }
+    for (f = 0; f < MF_FORMAT_COUNT; f++) /* exact: every value is an f16 */
+        for (i = 0; i < 128 && hw_dec8_ok((mf_format)f); i += 16) {
+            vu c = _mm512_add_epi32(_mm512_set1_epi32((int)i), v_lane_index());
+            __m512 x = _mm512_castsi512_ps(k_decode(c, (mf_format)f));
+            _mm256_store_si256((__m256i *)(hw_tab_h8[f] + i), _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        }
     __atomic_store_n(&hw_tab_state, 2, __ATOMIC_RELEASE);
 }
 
 MF_V int hw_decode_ok(const mf_format S)
 {
-    return S == MF_FP4_E2M1 || S == MF_FP6_E2M3 || S == MF_FP6_E3M2 || S == MF_FP8_E4M3 || S == MF_FP8_E5M2;
+    return S == MF_FP4_E2M1 || S == MF_FP6_E2M3 || S == MF_FP6_E3M2 || S == MF_FP8_E5M2 || hw_dec8_ok(S);
+}
+
+/* 32 codes of an 8-bit format S, one a 16-bit lane -> f16 bits: two vpermt2w over the magnitudes, the
+ * sign from the code (FNUZ's NaN, the sign bit alone, made the f16 NaN 0xFE00) */
+MF_V __m512i hw_dec8_h(__m512i c, const mf_format S, const __m512i *h)
+{
+    const __mmask32 b6 = _mm512_test_epi16_mask(c, _mm512_set1_epi16(0x40));
+    __m512i r = _mm512_mask_blend_epi16(b6, _mm512_permutex2var_epi16(h[0], c, h[1]), _mm512_permutex2var_epi16(h[2], c, h[3]));
+    r = _mm512_ternarylogic_epi32(r, _mm512_slli_epi16(c, 8), _mm512_set1_epi16((short)0x8000), 0xF8);
+    if (mf__fmt_get(S).kind == MF__KIND_FNUZ)
+        r = _mm512_mask_mov_epi16(r, _mm512_cmpeq_epi16_mask(c, _mm512_set1_epi16((short)mf__fmt_nan_code(mf__fmt_get(S)))),
+                                  _mm512_set1_epi16(0x7E00 | (short)0x8000));
+    return r;
+}
+
+/* n (a multiple of 16) codes of such an S at b -> binary32 bits at out: 32 a step, then 16 */
+MF_V void hw_dec8_loop(const mf_format S, uint32_t *out, const uint8_t *b, size_t n)
+{
+    __m512i h[4];
+    size_t i;
+    int k;
+    for (k = 0; k < 4; k++) /* in registers for the call (stores to out could alias the table) */
+        h[k] = _mm512_load_si512(hw_tab_h8[S] + 32 * k);
+    for (i = 0; i + 32 <= n; i += 32) {
+        const __m512i r = hw_dec8_h(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(b + i))), S, h);
+        _mm512_storeu_ps((float *)(out + i), _mm512_cvtph_ps(_mm512_castsi512_si256(r)));
+        _mm512_storeu_ps((float *)(out + i + 16), _mm512_cvtph_ps(_mm512_extracti64x4_epi64(r, 1)));
+    }
+    if (i < n) {
+        const __m512i c = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(b + i))));
+        _mm512_storeu_ps((float *)(out + i), _mm512_cvtph_ps(_mm512_castsi512_si256(hw_dec8_h(c, S, h))));
+    }
 }
 
 /* Decode n (a multiple of 16) codes of format S at src into binary32 bits at out. The tables are
@@ -228,36 +268,17 @@ MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size
             vu mag = _mm512_permutex2var_epi32(t0, c, t1); /* bits 0..4 */
             _mm512_storeu_si512(out + i, _mm512_ternarylogic_epi32(mag, _mm512_slli_epi32(c, 26), sign_of, 0xF8));
         }
-    } else if (S == MF_FP8_E4M3) {
-        /* 32 codes a step: two vpermt2w over the f16 table, then vcvtph2ps (exact, NaN payload
-         * kept and quiet, as we decode) */
-        const __m512i h0 = _mm512_load_si512(hw_tab_e4m3_h), h1 = _mm512_load_si512(hw_tab_e4m3_h + 32);
-        const __m512i h2 = _mm512_load_si512(hw_tab_e4m3_h + 64), h3 = _mm512_load_si512(hw_tab_e4m3_h + 96);
-        const vu t0 = _mm512_load_si512(hw_tab_e4m3), t1 = _mm512_load_si512(hw_tab_e4m3 + 16);
-        const vu t2 = _mm512_load_si512(hw_tab_e4m3 + 32), t3 = _mm512_load_si512(hw_tab_e4m3 + 48);
-        const vu t4 = _mm512_load_si512(hw_tab_e4m3 + 64), t5 = _mm512_load_si512(hw_tab_e4m3 + 80);
-        const vu t6 = _mm512_load_si512(hw_tab_e4m3 + 96), t7 = _mm512_load_si512(hw_tab_e4m3 + 112);
-        for (i = 0; i + 32 <= n; i += 32) {
-            __m512i c = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(b + i)));
-            __mmask32 b6 = _mm512_test_epi16_mask(c, _mm512_set1_epi16(0x40));
-            __m512i h = _mm512_mask_blend_epi16(b6, _mm512_permutex2var_epi16(h0, c, h1), _mm512_permutex2var_epi16(h2, c, h3));
-            h = _mm512_ternarylogic_epi32(h, _mm512_slli_epi16(c, 8), _mm512_set1_epi16((short)0x8000), 0xF8);
-            _mm512_storeu_ps((float *)(out + i), _mm512_cvtph_ps(_mm512_castsi512_si256(h)));
-            _mm512_storeu_ps((float *)(out + i + 16), _mm512_cvtph_ps(_mm512_extracti64x4_epi64(h, 1)));
-        }
-        for (; i < n; i += 16) {
-            vu c = v_load_u8(b + i);
-            __mmask16 b5 = _mm512_test_epi32_mask(c, _mm512_set1_epi32(0x20));
-            __mmask16 b6 = _mm512_test_epi32_mask(c, _mm512_set1_epi32(0x40));
-            vu lo = _mm512_mask_blend_epi32(b5, _mm512_permutex2var_epi32(t0, c, t1), _mm512_permutex2var_epi32(t2, c, t3));
-            vu hi = _mm512_mask_blend_epi32(b5, _mm512_permutex2var_epi32(t4, c, t5), _mm512_permutex2var_epi32(t6, c, t7));
-            vu mag = _mm512_mask_blend_epi32(b6, lo, hi);
-            _mm512_storeu_si512(out + i, _mm512_ternarylogic_epi32(mag, _mm512_slli_epi32(c, 24), sign_of, 0xF8));
-        }
-    } else { /* e5m2 is the top byte of an f16: vcvtph2ps keeps payloads and quiets NaNs, as we do */
+    } else if (S == MF_FP8_E5M2) { /* an f16's top byte: vcvtph2ps keeps payloads and quiets NaNs, as we do */
         for (i = 0; i < n; i += 16) {
             __m256i h = _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(b + i))), 8);
             _mm512_storeu_ps((float *)(out + i), _mm512_cvtph_ps(h));
+        }
+    } else {
+        switch (S) { /* one loop per format, its facts folded */
+#define MF__FORMAT(e, value, tag, bits, man, bias, kind, storage, ...) K_IF_BYTE_##storage(case e : hw_dec8_loop(e, out, b, n); break;)
+#include <minifloat/formats.inc>
+#undef MF__FORMAT
+        default: break;
         }
     }
 }

@@ -60,12 +60,10 @@ MF_V int hw_bf16_direct_ok(void)
 /* The pairs this backend converts itself: every destination bf16 (vcvtneps2bf16) and the byte-table
  * pairs (vpermt2b: a one-byte or e2m1 source into another of those, f16 or bf16; bk_lut_pair);
  * avx512 converts the rest. */
-#define BK_BIT(f) (1u << (f))
-#define BK_BYTE_FMTS                                                                                      \
-    (BK_BIT(MF_FP8_E4M3) | BK_BIT(MF_FP8_E5M2) | BK_BIT(MF_FP6_E2M3) | BK_BIT(MF_FP6_E3M2) |              \
-     BK_BIT(MF_FP4_E2M1) | BK_BIT(MF_E8M0))
+#define BK_BIT(f) ((uint64_t)1 << (f))
 #define BK_OWN_DSTS(s)                                                                                    \
-    (BK_BIT(MF_BF16) | (BK_BYTE_FMTS >> (s) & 1u ? (BK_BYTE_FMTS | BK_BIT(MF_FP16)) & ~BK_BIT(s) : 0u))
+    ((K_FMTS >> (s) & 1u ? BK_BIT(MF_BF16) : 0u) |                                                        \
+     (K_BYTE_FMTS >> (s) & 1u ? (K_BYTE_FMTS | BK_BIT(MF_FP16)) & ~BK_BIT(s) : 0u))
 #define BK_PARENT mf__backend_avx512
 /* its round kernel into bf16 differs from avx512's only in rn without statistics (vcvtneps2bf16) */
 #define BK_ROUND_CHANGES(r, count) ((r) == MF_ROUND_NEAREST_EVEN && !(count))

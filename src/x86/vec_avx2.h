@@ -52,6 +52,7 @@ MF_V vm v_gt_u(vu a, vu b)
     return _mm256_cmpgt_epi32(_mm256_xor_si256(a, t), _mm256_xor_si256(b, t));
 }
 MF_V vm v_eq(vu a, vu b) { return _mm256_cmpeq_epi32(a, b); }
+MF_V vm v_gt_s(vu a, vu b) { return _mm256_cmpgt_epi32(a, b); } /* as signed: one instruction where v_gt_u takes three */
 MF_V vm v_ne(vu a, vu b) { return _mm256_xor_si256(_mm256_cmpeq_epi32(a, b), _mm256_set1_epi32(-1)); }
 MF_V vm v_lt_u(vu a, vu b) { return v_gt_u(b, a); }
 MF_V vm v_ge_u(vu a, vu b) { return _mm256_cmpeq_epi32(_mm256_max_epu32(a, b), a); }
@@ -69,6 +70,11 @@ MF_V uint64_t m_count(vm a) { return (uint64_t)__builtin_popcount((unsigned)_mm2
 
 /* m ? b : a */
 MF_V vu v_blend(vm m, vu a, vu b) { return _mm256_blendv_epi8(a, b, m); }
+/* s's sign bit set ? b : a, lane by lane (one vblendvps: no mask to build) */
+MF_V vu v_blend_neg(vu s, vu a, vu b)
+{
+    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _mm256_castsi256_ps(s)));
+}
 /* a + (m ? 1 : 0): a mask lane is -1 */
 MF_V vu v_add_m1(vm m, vu a) { return _mm256_sub_epi32(a, m); }
 MF_V vu v_or_m1(vm m, vu a) { return _mm256_or_si256(a, _mm256_srli_epi32(m, 31)); }

@@ -109,6 +109,7 @@ MF_V vm v_gt_u(vu a, vu b) { return _mm512_cmpgt_epu32_mask(a, b); }
 MF_V vm v_ge_u(vu a, vu b) { return _mm512_cmpge_epu32_mask(a, b); }
 MF_V vm v_lt_u(vu a, vu b) { return _mm512_cmplt_epu32_mask(a, b); }
 MF_V vm v_eq(vu a, vu b) { return _mm512_cmpeq_epi32_mask(a, b); }
+MF_V vm v_gt_s(vu a, vu b) { return _mm512_cmpgt_epi32_mask(a, b); } /* as signed */
 MF_V vm v_ne(vu a, vu b) { return _mm512_cmpneq_epi32_mask(a, b); }
 MF_V vm v_nonzero(vu a) { return _mm512_test_epi32_mask(a, a); }
 MF_V vm v_test(vu a, vu b) { return _mm512_test_epi32_mask(a, b); }
@@ -124,6 +125,8 @@ MF_V uint64_t m_count(vm a) { return (uint64_t)__builtin_popcount((unsigned)a); 
 
 /* m ? b : a */
 MF_V vu v_blend(vm m, vu a, vu b) { return _mm512_mask_blend_epi32(m, a, b); }
+/* s's sign bit set ? b : a */
+MF_V vu v_blend_neg(vu s, vu a, vu b) { return _mm512_mask_blend_epi32(_mm512_movepi32_mask(s), a, b); }
 /* a + (m ? 1 : 0) */
 MF_V vu v_add_m1(vm m, vu a) { return _mm512_mask_add_epi32(a, m, a, _mm512_set1_epi32(1)); }
 /* a | (m ? 1 : 0) */
