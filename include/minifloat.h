@@ -17,6 +17,7 @@
 #include "minifloat/config.h"
 #include "minifloat/types.h"
 #include "minifloat/scalar.h"
+#include "minifloat/p3109.h"
 #include "minifloat/profile.h"
 #include "minifloat/f16.h"
 #include "minifloat/bf16.h"

@@ -32,6 +32,8 @@ MF_HD MF_INLINE int mf_hygiene_failures(void)
     bad += mf_f16_to_f32(mf_f32_to_f16_rn(1.0f)) != 1.0f;
     bad += mf_to_f32(MF_BF16, 0x3F80u) != 1.0f;
     bad += mf_to_f64(MF_FP6_E2M3, 0x1Fu) != 7.5;
+    /* P3109 arithmetic: binary8p4se 1 (0x40) * 1 + 1 = 2 (0x48) */
+    bad += mf_p3109_fma(MF_BINARY8P4SE, 0x40u, 0x40u, 0x40u, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0u) != 0x48u;
     /* Random123 known answer for Philox4x32-10, counter 0 key 0 */
     bad += mf_philox4x32_10(zero, 0u, 0u).v[0] != 0x6627e8d5u;
     /* the lab's enumeration: six operations, the last one gelu_tanh */
