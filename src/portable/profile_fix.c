@@ -198,16 +198,25 @@ static int any_code(const unsigned char *p, int w, size_t n, uint32_t c)
 }
 
 /* e4m3 under ml_dtypes, PyTorch and ONNX (and CUDA's from f64): the lanes holding 0x7F, NaN or not, take the
- * source's sign. In bytes, so that it costs a fraction of the general loop. */
+ * source's sign. One pass in the lanes' own width over the whole step, without a scan first: overflows make
+ * 0x7F common (on training data, in every block). */
 static void enc_sign_u8(void *dst, int src64, const void *src, size_t n)
 {
-    static const uint32_t one = 1;
-    const size_t w = src64 ? 8 : 4;
     uint8_t *d = (uint8_t *)dst;
-    const unsigned char *s = (const unsigned char *)src + (*(const unsigned char *)&one ? w - 1 : 0); /* sign byte */
+    const unsigned char *s = (const unsigned char *)src;
     size_t i;
-    for (i = 0; i < n; i++)
-        d[i] = (uint8_t)(d[i] | (s[w * i] & 0x80u & ALL(d[i] == 0x7Fu)));
+    if (src64)
+        for (i = 0; i < n; i++) {
+            uint64_t b;
+            memcpy(&b, s + 8 * i, 8);
+            d[i] = (uint8_t)(d[i] | ((uint8_t)(b >> 56) & 0x80u & (uint8_t)(0u - (d[i] == 0x7Fu))));
+        }
+    else
+        for (i = 0; i < n; i++) {
+            uint32_t b;
+            memcpy(&b, s + 4 * i, 4);
+            d[i] = (uint8_t)(d[i] | ((uint8_t)(b >> 24) & 0x80u & (uint8_t)(0u - (d[i] == 0x7Fu))));
+        }
 }
 
 /* Lanes a block: a block with no lane to rewrite costs one scan; a NaN now and then costs a block's rewrite. */
@@ -226,6 +235,10 @@ static void enc_apply(const mf__enc_fix *x, mf_format d, void *dst, int src64, c
         enc_e8m0(x, dst, src, src64, n);
         return;
     }
+    if (x->sign_only) {
+        enc_sign_u8(dst, src64, src, n);
+        return;
+    }
     if (!any_code(dp, w, n, nc)) /* the common case, in one pass: each block's scan costs its own setup */
         return;
     for (b = 0; b < n; b += BLOCK) {
@@ -234,10 +247,6 @@ static void enc_apply(const mf__enc_fix *x, mf_format d, void *dst, int src64, c
         const unsigned char *in = sp + b * (src64 ? 8 : 4);
         if (!any_code(o, w, m, nc))
             continue;
-        if (x->sign_only) {
-            enc_sign_u8(o, src64, in, m);
-            continue;
-        }
         switch (w) {
         case 32: enc_f64_u32(x, o, in, m); break; /* f32 from f64 */
         case 16: (src64 ? enc_f64_u16 : enc_f32_u16)(x, o, in, m); break;
