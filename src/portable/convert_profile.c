@@ -83,7 +83,8 @@ static mf__enc_fix enc_setup(mf_profile p, mf_format d, int src64, mf_round r, m
                  : p == MF_PROFILE_TORCH   ? MF__E8M0_TORCH
                  : p == MF_PROFILE_ONNX    ? MF__E8M0_ONNX
                                            : MF__E8M0_NONE;
-    x.sign_only = f.kind == MF__KIND_FN && x.nan_pos == nc && x.nan_neg == (nc | sb);
+    /* e4m3 whose NaNs keep 0x7F with their sign, or (CUDA's from f32) stay 0x7F: its other 0x7F take the sign */
+    x.sign_only = f.kind != MF__KIND_FN || x.pay || x.nan_pos != nc ? 0 : x.nan_neg == (nc | sb) ? 1 : x.nan_neg == nc ? 2 : 0;
     x.active = x.nan_pos != nc || x.nan_neg != nc || x.pay || x.fn_sign || x.e8m0;
     return x;
 }

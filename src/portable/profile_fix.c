@@ -198,25 +198,36 @@ static int any_code(const unsigned char *p, int w, size_t n, uint32_t c)
 }
 
 /* e4m3 under ml_dtypes, PyTorch and ONNX (and CUDA's from f64): the lanes holding 0x7F, NaN or not, take the
- * source's sign. One pass in the lanes' own width over the whole step, without a scan first: overflows make
- * 0x7F common (on training data, in every block). */
-static void enc_sign_u8(void *dst, int src64, const void *src, size_t n)
+ * source's sign; under CUDA's from f32 (keep_nan) only those of non-NaN inputs. One pass in the lanes' own
+ * width over the whole step, without a scan first: overflows make 0x7F common (on training data, in every
+ * block). */
+MF_FORCE_INLINE void sign_u8(uint8_t *d, const unsigned char *s, int src64, int keep_nan, size_t n)
 {
-    uint8_t *d = (uint8_t *)dst;
-    const unsigned char *s = (const unsigned char *)src;
     size_t i;
     if (src64)
         for (i = 0; i < n; i++) {
             uint64_t b;
+            uint8_t m;
             memcpy(&b, s + 8 * i, 8);
-            d[i] = (uint8_t)(d[i] | ((uint8_t)(b >> 56) & 0x80u & (uint8_t)(0u - (d[i] == 0x7Fu))));
+            m = (uint8_t)(0u - (unsigned)(d[i] == 0x7Fu && !(keep_nan && (b & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u)));
+            d[i] = (uint8_t)(d[i] | ((uint8_t)(b >> 56) & 0x80u & m));
         }
     else
         for (i = 0; i < n; i++) {
             uint32_t b;
+            uint8_t m;
             memcpy(&b, s + 4 * i, 4);
-            d[i] = (uint8_t)(d[i] | ((uint8_t)(b >> 24) & 0x80u & (uint8_t)(0u - (d[i] == 0x7Fu))));
+            m = (uint8_t)(0u - (unsigned)(d[i] == 0x7Fu && !(keep_nan && (b & 0x7FFFFFFFu) > 0x7F800000u)));
+            d[i] = (uint8_t)(d[i] | ((uint8_t)(b >> 24) & 0x80u & m));
         }
+}
+
+static void enc_sign_u8(void *dst, int src64, int keep_nan, const void *src, size_t n)
+{
+    if (keep_nan) /* the loops apart, so that the other one tests no NaN */
+        sign_u8((uint8_t *)dst, (const unsigned char *)src, src64, 1, n);
+    else
+        sign_u8((uint8_t *)dst, (const unsigned char *)src, src64, 0, n);
 }
 
 /* Lanes a block: a block with no lane to rewrite costs one scan; a NaN now and then costs a block's rewrite. */
@@ -236,7 +247,7 @@ static void enc_apply(const mf__enc_fix *x, mf_format d, void *dst, int src64, c
         return;
     }
     if (x->sign_only) {
-        enc_sign_u8(dst, src64, src, n);
+        enc_sign_u8(dst, src64, x->sign_only == 2, src, n);
         return;
     }
     if (!any_code(dp, w, n, nc)) /* the common case, in one pass: each block's scan costs its own setup */

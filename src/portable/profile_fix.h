@@ -17,7 +17,7 @@ typedef struct mf__enc_fix {
     uint32_t pay_min;         /* numpy's f16: 1 where those bits are 0 */
     uint32_t fn_code, fn_sign; /* a non-NaN input whose code is fn_code (e4m3's NaN) gets fn_sign if negative */
     int e8m0;                 /* MF__E8M0_*: e8m0's rules */
-    int sign_only;            /* e4m3 whose every 0x7F takes the sign (enc_sign_u8) */
+    int sign_only;            /* e4m3 whose 0x7F take the sign (enc_sign_u8): 1 every one, 2 those of non-NaNs */
     mf_round r;               /* ONNX's e8m0 rule takes the caller's mode and policy */
     mf_overflow o;
 } mf__enc_fix;
