@@ -246,12 +246,16 @@ static void enc_apply(const mf__enc_fix *x, mf_format d, void *dst, int src64, c
         enc_e8m0(x, dst, src, src64, n);
         return;
     }
+    { /* the first block, then the rest in one pass (a scan a block costs a setup a block); where the first block
+       * has a lane to rewrite, as e4m3's overflows make common, the rest goes unscanned */
+        const size_t m = n < BLOCK ? n : BLOCK;
+        if (!any_code(dp, w, m, nc) && !any_code(dp + mf__storage_bytes(d, m), w, n - m, nc))
+            return; /* no lane to rewrite */
+    }
     if (x->sign_only) {
         enc_sign_u8(dst, src64, x->sign_only == 2, src, n);
         return;
     }
-    if (!any_code(dp, w, n, nc)) /* the common case, in one pass: each block's scan costs its own setup */
-        return;
     for (b = 0; b < n; b += BLOCK) {
         const size_t m = n - b < BLOCK ? n - b : BLOCK;
         unsigned char *o = dp + mf__storage_bytes(d, b);
