@@ -68,15 +68,15 @@ int mf_convert_plan(mf_format dst_fmt, const void *dst, mf_format src_fmt, const
     plan->path = paths[MF__PATH_NONE];
     if (n == 0)
         return MF_OK;
-    if (o->profile != MF_PROFILE_DEFAULT && dst_fmt != src_fmt) { /* one thread, element by element */
-        plan->backend = mf__backend_portable.name;
+    piece = o->threads > 1 ? mf__parallel_piece(dst_fmt, src_fmt, n, o->threads) : n;
+    if (o->profile != MF_PROFILE_DEFAULT && dst_fmt != src_fmt) { /* the active backend's kernels, then a fix-up */
+        plan->backend = mf__backend_active()->name;
         plan->path = paths[MF__PATH_PROFILE];
         plan->body = n;
-        plan->threads = 1;
+        plan->threads = (int)((n + piece - 1) / piece);
         return MF_OK;
     }
     backend = mf__backend_for(mf__backend_active(), dst_fmt, src_fmt);
-    piece = o->threads > 1 ? mf__parallel_piece(dst_fmt, src_fmt, n, o->threads) : n;
     backend->plan(&p, dst_fmt, dst ? dst : (const void *)64, src_fmt, src ? src : (const void *)64, piece, o,
                o->stats != NULL);
     plan->backend = p.backend->name;

@@ -20,7 +20,7 @@ enum {
     MF__PATH_W16,      /* f16/bf16 -> narrow formats in 16-bit lanes */
     MF__PATH_LUT,      /* narrow -> narrow through a 256-entry table of the call's results */
     MF__PATH_LUT_SR,   /* the same in sr: two tables and a threshold per code */
-    MF__PATH_PROFILE,  /* a compatibility profile, element by element (portable/convert_profile.c) */
+    MF__PATH_PROFILE,  /* a compatibility profile: the default's kernels, then a fix-up (portable/convert_profile.c) */
     MF__PATH_COUNT
 };
 

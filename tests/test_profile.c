@@ -10,6 +10,8 @@
  */
 #include <minifloat.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mf_test.h"
@@ -558,10 +560,10 @@ START_TEST(test_bulk_every_pair)
 }
 END_TEST
 
-/* Every element a NaN: each lane rewritten, in steps longer than one (the path converts 2048 at a time). */
+/* Every element a NaN: each lane rewritten, in steps longer than one (the path converts 8192 at a time). */
 START_TEST(test_bulk_all_nan)
 {
-    enum { N = 5001 };
+    enum { N = 20001 };
     static float x[N];
     static unsigned char out[N * 2];
     const mf_profile profs[4] = {MF_PROFILE_CUDA, MF_PROFILE_ML_DTYPES, MF_PROFILE_TORCH, MF_PROFILE_ONNX};
@@ -591,9 +593,152 @@ START_TEST(test_bulk_all_nan)
 }
 END_TEST
 
+/* Long calls: ordinary values with specials (NaNs with payloads and both signs, infinities, values beyond
+ * every format's range) only at chosen places, at the edges of the path's steps (8192 elements), blocks
+ * (128) and threads' pieces, and now and then in the middle third, so that most steps have no lane to
+ * rewrite and some one at their first or last element. One thread and three (a call this long is cut into
+ * pieces): every element against the scalar functions, the two calls' bytes and counts alike, the NaN count
+ * against the inputs'. */
+#define NLONG ((size_t)3 * (1u << 19) + 7) /* odd: the last e2m1 byte is half used */
+
+static int is_special_at(size_t i)
+{
+    static const size_t at[] = {0,      1,      127,    128,    8191,    8192,    8193,     16383,
+                                16384,  24577,  32896,  524287, 524288,  524352,  1048575, 1048576, 1048640};
+    size_t k;
+    if (i >= NLONG - 2)
+        return 1;
+    for (k = 0; k < sizeof at / sizeof at[0]; k++)
+        if (i == at[k])
+            return 1;
+    return i >= NLONG / 3 && i < 2 * (NLONG / 3) && i % 10007 == 0;
+}
+
+/* The k-th special code of format s (of those f32, f64, bf16, f16 and e4m3 have) */
+static uint64_t special_code(mf_format s, size_t k)
+{
+    static const uint32_t f32[6] = {0x7F812345u, 0xFFC00001u, 0x7F800000u, 0xFF800000u, 0x7149F2CAu, 0xF149F2CAu};
+    static const uint64_t f64[6] = {0x7FF0000123456789u, 0xFFF8000000000001u, 0x7FF0000000000000u,
+                                    0xFFF0000000000000u, 0x7E37E43C8800759Cu, 0xFE37E43C8800759Cu};
+    static const uint16_t bf16[5] = {0x7FC1u, 0xFF81u, 0x7F80u, 0xFF80u, 0x7FFFu};
+    static const uint16_t f16[5] = {0x7E01u, 0xFC01u, 0x7C00u, 0xFE00u, 0x7FFFu};
+    static const uint8_t e4m3[4] = {0x7Fu, 0xFFu, 0x7Eu, 0xFEu};
+    switch (s) {
+    case MF_FP32: return f32[k % 6];
+    case MF_FP64: return f64[k % 6];
+    case MF_BF16: return bf16[k % 5];
+    case MF_FP16: return f16[k % 5];
+    default: return e4m3[k % 4];
+    }
+}
+
+static int code_is_nan(mf_format s, uint64_t c)
+{
+    if (s == MF_FP64)
+        return (c & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u;
+    if (s == MF_FP32)
+        return (c & 0x7FFFFFFFu) > 0x7F800000u;
+    if (s == MF_BF16)
+        return (c & 0x7FFFu) > 0x7F80u;
+    if (s == MF_FP16)
+        return (c & 0x7FFFu) > 0x7C00u;
+    return (c & 0x7Fu) == 0x7Fu; /* e4m3 */
+}
+
+START_TEST(test_bulk_long)
+{
+    static const mf_format pairs[][2] = {
+        {MF_FP32, MF_BF16},     {MF_FP32, MF_FP16},     {MF_FP32, MF_FP8_E4M3}, {MF_FP32, MF_FP8_E5M2},
+        {MF_FP32, MF_FP4_E2M1}, {MF_FP32, MF_E8M0},     {MF_BF16, MF_FP32},     {MF_FP16, MF_FP32},
+        {MF_FP8_E4M3, MF_FP32}, {MF_FP8_E4M3, MF_FP64}, {MF_FP64, MF_BF16},     {MF_FP64, MF_FP32},
+        {MF_BF16, MF_FP8_E4M3}, {MF_FP16, MF_FP8_E5M2}};
+    static const mf_profile profs[4] = {MF_PROFILE_CUDA, MF_PROFILE_ML_DTYPES, MF_PROFILE_TORCH, MF_PROFILE_ONNX};
+    const mf_profile p = profs[_i];
+    float *x = malloc(NLONG * 4);
+    unsigned char *in = malloc(NLONG * 8), *out1 = malloc(NLONG * 8 + 1), *out3 = malloc(NLONG * 8 + 1);
+    size_t pi, i, tested = 0;
+    unsigned long take = 0;
+    ck_assert_ptr_nonnull(x);
+    ck_assert_ptr_nonnull(in);
+    ck_assert_ptr_nonnull(out1);
+    ck_assert_ptr_nonnull(out3);
+    for (i = 0; i < NLONG; i++) { /* training-like values, as bench/profiles */
+        const uint32_t h = (uint32_t)i * 2654435761u;
+        const float v = (float)((h >> 8) % 20001u) / 10000.0f - 1.0f;
+        const int e = (int)((h >> 3) % 24u) - 12;
+        x[i] = e >= 0 ? v * (float)(1u << e) : v / (float)(1u << -e);
+    }
+    for (pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
+        const mf_format s = pairs[pi][0], d = pairs[pi][1];
+        mf_opts o;
+        mf_stats st1, st3;
+        mf_plan plan;
+        uint64_t nans = 0;
+        size_t k = 0;
+        if (!mf_profile_supports(p, s, RN) || !mf_profile_supports(p, d, RN) || !mf_test_take(&take))
+            continue; /* MF_TEST_SAMPLE=k (the tiers under qemu and ASan): one pair in k */
+        memset(&o, 0, sizeof o);
+        o.overflow = MF_OVERFLOW_SATURATE; /* the ordinary values: finite codes of s */
+        ck_assert_int_eq(mf_convert(s, in, MF_FP32, x, NLONG, &o), MF_OK);
+        for (i = 0; i < NLONG; i++) {
+            if (is_special_at(i))
+                store_elem(s, in, i, special_code(s, k++));
+            nans += (uint64_t)code_is_nan(s, load_elem(s, in, i));
+        }
+        memset(&o, 0, sizeof o);
+        o.profile = p;
+        o.stats = &st1;
+        memset(out1, 0xA5, NLONG * 8 + 1);
+        memset(out3, 0xA5, NLONG * 8 + 1);
+        ck_assert_int_eq(mf_convert(d, out1, s, in, NLONG, &o), MF_OK);
+        o.threads = 3;
+        o.stats = &st3;
+        ck_assert_int_eq(mf_convert(d, out3, s, in, NLONG, &o), MF_OK);
+        ck_assert_int_eq(mf_convert_plan(d, out3, s, in, NLONG, &o, &plan), MF_OK);
+        ck_assert_str_eq(plan.path, "profile");
+        ck_assert_str_eq(plan.backend, mf_backend());
+        ck_assert_int_eq(plan.threads, 3);
+        for (i = 0; i < NLONG; i++) {
+            unsigned char rs[8];
+            mf_format rsf;
+            const uint64_t c = load_elem(s, in, i);
+            const uint64_t w = scalar_result(p, d, s, c, RN, IE, rs, &rsf);
+            const uint64_t got = load_elem(d, out3, i);
+            MF_EXPECT(got == (d == MF_FP64 || d == MF_FP32 ? w : w & 0xFFFFu),
+                      "%s %s -> %s element %zu of %zu (0x%llx): bulk 0x%llx, scalar 0x%llx", mf_profile_name(p),
+                      mf_format_name(s), mf_format_name(d), i, NLONG, (unsigned long long)c,
+                      (unsigned long long)got, (unsigned long long)w);
+        }
+        MF_EXPECT(!memcmp(out1, out3, NLONG * 8 + 1), "%s %s -> %s: one thread and three differ", mf_profile_name(p),
+                  mf_format_name(s), mf_format_name(d));
+        MF_EXPECT(out3[mf_storage_bytes(d, NLONG)] == 0xA5 && (d != MF_FP4_E2M1 || out3[NLONG / 2] >> 4 == 0xA),
+                  "%s %s -> %s: written past the end", mf_profile_name(p), mf_format_name(s), mf_format_name(d));
+        MF_EXPECT(!memcmp(&st1, &st3, sizeof st1), "%s %s -> %s: one thread's counts and three's differ",
+                  mf_profile_name(p), mf_format_name(s), mf_format_name(d));
+        MF_EXPECT(st3.nan == nans, "%s %s -> %s: %llu NaNs counted, %llu in the input", mf_profile_name(p),
+                  mf_format_name(s), mf_format_name(d), (unsigned long long)st3.nan, (unsigned long long)nans);
+        tested++;
+    }
+    ck_assert_uint_gt(tested * mf_test_sample(), 5);
+    free(x);
+    free(in);
+    free(out1);
+    free(out3);
+}
+END_TEST
+
 int main(void)
 {
-    Suite *s = suite_create("profile");
+    /* MF_PROFILE_EXPECT=name (tests/unit.cmake sets it with MF_BACKEND): this run is that backend's build of the
+     * fix-up loops (src/portable/profile_fix.c) */
+    const char *want = getenv("MF_PROFILE_EXPECT");
+    Suite *s;
+    if (want && strcmp(want, mf_backend()) != 0) {
+        printf("SKIP: backend %s asked, this CPU runs %s\n", want, mf_backend());
+        return 77;
+    }
+    printf("backend: %s\n", mf_backend());
+    s = suite_create("profile");
     TCase *tc = tcase_create("profile");
     tcase_add_test(tc, test_encode_vectors);
     tcase_add_test(tc, test_decode_vectors);
@@ -604,6 +749,7 @@ int main(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("every_pair"); /* one profile a test */
     tcase_add_loop_test(tc, test_bulk_every_pair, 0, 4);
+    tcase_add_loop_test(tc, test_bulk_long, 0, 4);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);

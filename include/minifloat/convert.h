@@ -34,8 +34,9 @@ MF_BEGIN_DECLS
  *   MF_E_ARG      opts->threads is negative;
  *   MF_E_PROFILE  opts->profile out of range, or its system lacks src_fmt or dst_fmt, or the rounding mode
  *                 for a pair that rounds (mf_profile_supports; docs/compat.md).
- * Under a profile other than MF_PROFILE_DEFAULT each element goes through minifloat/profile.h (one
- * thread, element by element); the stats count the events of the underlying rounding.
+ * Under a profile other than MF_PROFILE_DEFAULT the default's kernels convert, then the lanes the system
+ * writes differently are rewritten (the bits of minifloat/profile.h; threads as the default's); the stats
+ * count the events of the underlying rounding.
  * n = 0 succeeds, touches nothing and zeroes the stats. */
 MF_API int mf_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
                       const mf_opts *opts);

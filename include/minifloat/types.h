@@ -97,7 +97,7 @@ typedef struct mf_reduce_hook {
 /* Compatibility profiles: whose conversions to reproduce bit for bit (docs/compat.md). The default is
  * minifloat's own documented semantics; a profile changes only what its system does differently
  * (NaN codes and signs, infinities, the overflow policy where the system has only one, f64 sources,
- * decoding of NaN codes) and may run a slower path. */
+ * decoding of NaN codes), at a cost docs/compat.md gives. */
 typedef enum {
     MF_PROFILE_DEFAULT,  /* minifloat's semantics (docs/formats.md) */
     MF_PROFILE_CUDA,     /* NVIDIA's cuda_fp16/bf16/fp8/fp6/fp4 conversions; MF_OVERFLOW_SATURATE = satfinite */

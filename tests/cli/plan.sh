@@ -115,13 +115,16 @@ run "$MF" plan f32 f64 -n 4611686018427387904
 expect_rc 1 "plan of 2^62 f64 elements"
 expect_grep "$WORK/err" '^minifloat: plan: element count too large for the address space$' "MF_E_SIZE message"
 
-# --profile: a profile's call runs element by element on one thread, on the portable backend (path
-# profile), whatever the CPU, n or the thread count; equal formats stay a copy (path portable).
+# --profile: a profile's call runs the active backend's kernels and a fix-up (path profile), on threads as the
+# default's (none below 2^20 elements); equal formats stay a copy (path portable).
 plan f32 e4m3 -n 5000 --profile ml_dtypes --threads 4
 expect_rc 0 "plan --profile ml_dtypes"
 expect_grep "$WORK/out" '^f32 -> e4m3, rn, ieee, n = 5000, threads 4, profile ml_dtypes \(' "header with a profile"
 [ "$(field backend) $(field path) $(field head) $(field body) $(field tail) $(field threads)" = \
-    "portable profile 0 5000 0 1" ] && pass || fail "plan --profile ml_dtypes: $(cat "$WORK/out")"
+    "$ACTIVE profile 0 5000 0 1" ] && pass || fail "plan --profile ml_dtypes: $(cat "$WORK/out")"
+plan f32 e4m3 -n 4194304 --profile torch --threads 4
+[ "$(field backend) $(field path) $(field threads)" = "$ACTIVE profile 4" ] && pass ||
+    fail "plan --profile torch --threads 4, 2^22 elements: $(cat "$WORK/out")"
 for args in "bf16 e4m3fnuz --profile=TORCH" "f64 e8m0 -r rz --profile cuda" "e4m3 f32 --profile onnx"; do
     # shellcheck disable=SC2086
     plan $args
