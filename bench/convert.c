@@ -113,6 +113,8 @@ static const bcase cases[] = {
     FAMILY(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ),
     FAMILY(e4m3ieee, MF_FP8_E4M3IEEE),
     FAMILY(e3m4, MF_FP8_E3M4),
+    FAMILY(binary8p4se, MF_BINARY8P4SE),
+    FAMILY(binary8p3se, MF_BINARY8P3SE),
 #undef FAMILY
 };
 

@@ -921,12 +921,15 @@ END_TEST
 
 /* The byte-table tests' pairs, and their inputs: every byte value in every 256 consecutive bytes */
 static const mf_format srcs[] = {MF_FP8_E4M3, MF_FP8_E5M2, MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0, MF_FP4_E2M1};
-/* The decode and reference tests' sources: those and the FNUZ and IEEE-style FP8 formats. (Their byte-table
- * paths as sources are test_backends_all_pairs' business, NMAX elements being past bk_lut's 1024; the
- * lengths, misalignments and streamed calls of those kernels do not depend on the source format.) */
-static const mf_format srcs_all[] = {MF_FP8_E4M3,     MF_FP8_E5M2,     MF_FP6_E2M3,        MF_FP6_E3M2,
-                                     MF_E8M0,         MF_FP4_E2M1,     MF_FP8_E4M3FNUZ,    MF_FP8_E5M2FNUZ,
-                                     MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE, MF_FP8_E3M4};
+/* The decode and reference tests' sources: those, the FNUZ and IEEE-style FP8 formats and IEEE P3109's signed
+ * 8-bit formats of P >= 2. (Their byte-table paths as sources are test_backends_all_pairs' business, NMAX
+ * elements being past bk_lut's 1024; the lengths, misalignments and streamed calls of those kernels do not
+ * depend on the source format.) */
+static const mf_format srcs_all[] = {
+    MF_FP8_E4M3,    MF_FP8_E5M2,     MF_FP6_E2M3,     MF_FP6_E3M2,    MF_E8M0,         MF_FP4_E2M1,
+    MF_FP8_E4M3FNUZ, MF_FP8_E5M2FNUZ, MF_FP8_E4M3B11FNUZ, MF_FP8_E4M3IEEE, MF_FP8_E3M4,
+    MF_BINARY8P2SE, MF_BINARY8P2SF,  MF_BINARY8P3SE,  MF_BINARY8P3SF, MF_BINARY8P4SE,  MF_BINARY8P4SF,
+    MF_BINARY8P5SE, MF_BINARY8P5SF,  MF_BINARY8P6SE,  MF_BINARY8P6SF, MF_BINARY8P7SE,  MF_BINARY8P7SF};
 #define N_SRCS_ALL (sizeof srcs_all / sizeof srcs_all[0])
 static const mf_format dsts[] = {MF_FP16,     MF_BF16,     MF_FP8_E4M3, MF_FP8_E5M2,
                                  MF_FP6_E2M3, MF_FP6_E3M2, MF_E8M0,     MF_FP4_E2M1};

@@ -35,11 +35,26 @@ typedef struct k_counts {
  *   E8M0  unsigned powers of two (kernels of their own: k_round_e8m0, k_decode)
  *   FNUZ  the code of -0 (the sign bit alone) is the one NaN; no -0: a zero result is +0; overflow
  *         under the IEEE policy goes to NaN
+ *   P3109SE, P3109SF  IEEE P3109's signed formats (detail/round.h): FNUZ's NaN and zero; SE has +-inf at
+ *         the all-ones magnitude (max is the code below), SF none (overflow under the IEEE policy, the
+ *         report's SatNone, goes to NaN); the one NaN decodes to +NaN (0x7FC00000); and round to odd
+ *         overflows as rn does (k_to_inf). P = 1 rows (no mantissa bit: ties by the exponent's parity, and
+ *         k_fast_big's M needs man >= 1) stay portable (K_MAN_OK), and so do the unsigned kinds.
  * K_KIND_OK: the kinds these kernels convert; a row of any other kind stays with the portable backend
  * (K_FMTS, below). */
 #define K_KIND_OK(kind)                                                                                   \
     ((kind) == MF__KIND_IEEE || (kind) == MF__KIND_FN || (kind) == MF__KIND_NONE || (kind) == MF__KIND_E8M0 || \
-     (kind) == MF__KIND_FNUZ)
+     (kind) == MF__KIND_FNUZ || (kind) == MF__KIND_P3109SE || (kind) == MF__KIND_P3109SF)
+#define K_MAN_OK(kind, man) ((man) >= 1 || (kind) < MF__KIND_P3109SE)
+
+/* P3109's signed kinds */
+MF_V int k_p3109s(const mf__fmt f) { return f.kind == MF__KIND_P3109SE || f.kind == MF__KIND_P3109SF; }
+
+/* No -0, and the NaN is the sign bit alone: FNUZ and P3109's signed kinds */
+MF_V int k_no_neg_zero(const mf__fmt f) { return f.kind == MF__KIND_FNUZ || k_p3109s(f); }
+
+/* The binary32 bits the NaN code of such a kind decodes to: FNUZ's keeps the sign bit, P3109's is +NaN */
+MF_V uint32_t k_sign_nan_bits(const mf__fmt f) { return k_p3109s(f) ? 0x7FC00000u : 0xFFC00000u; }
 
 /* For the lists made from minifloat/formats.inc (the round kernels, the decoders' and the tables'
  * switches): K_IF_NARROW_<storage>(x) is x for a narrow row (a destination of the round kernels, a source
@@ -65,12 +80,13 @@ typedef struct k_counts {
 #define K_STORE_OK_U16(e) ((e) == MF_FP16 || (e) == MF_BF16)
 #define K_STORE_OK_U8(e) 1
 #define K_STORE_OK_U4(e) ((e) == MF_FP4_E2M1)
-#define K_ROW_OK(e, kind, storage) (K_KIND_OK(MF__KIND_##kind) && K_STORE_OK_##storage(e))
-#define K_MASK_ROW(e, kind, storage) K_ROW_OK(e, kind, storage)
+#define K_ROW_OK(e, man, kind, storage)                                                                  \
+    (K_KIND_OK(MF__KIND_##kind) && K_MAN_OK(MF__KIND_##kind, man) && K_STORE_OK_##storage(e))
+#define K_MASK_ROW(e, man, kind, storage) K_ROW_OK(e, man, kind, storage)
 #define K_MASK_NAME K_FMTS
 #include "fmt_mask.h"
 #undef K_MASK_NAME
-#define K_MASK_ROW(e, kind, storage) K_ROW_OK(e, kind, storage) && MF__STORE_BITS_##storage <= 8
+#define K_MASK_ROW(e, man, kind, storage) K_ROW_OK(e, man, kind, storage) && MF__STORE_BITS_##storage <= 8
 #define K_MASK_NAME K_BYTE_FMTS
 #include "fmt_mask.h"
 #undef K_MASK_NAME
@@ -80,15 +96,18 @@ typedef struct k_counts {
      (uint64_t)K_BYTE_FMTS_3 << 48)
 
 /* Does an overflow that goes to the infinity (k_to_inf) give the NaN code instead? (No inf, a NaN.) */
-MF_V int k_inf_is_nan(const mf__fmt f) { return f.kind == MF__KIND_FN || f.kind == MF__KIND_FNUZ; }
+MF_V int k_inf_is_nan(const mf__fmt f)
+{
+    return f.kind == MF__KIND_FN || f.kind == MF__KIND_FNUZ || f.kind == MF__KIND_P3109SF;
+}
 
-/* res, a magnitude code (at most the magnitude mask), with the sign of binary32 bits u. FNUZ has no -0:
+/* res, a magnitude code (at most the magnitude mask), with the sign of binary32 bits u. FNUZ (P3109) has no -0:
  * a zero magnitude stays +0 (-res is negative exactly where res is not zero, so u AND -res is negative
  * where x is and the magnitude is not zero). */
 MF_V vu k_with_sign(vu res, vu u, const mf__fmt f)
 {
     const uint32_t top = 1u << (f.bits - 1);
-    if (f.kind == MF__KIND_FNUZ)
+    if (k_no_neg_zero(f))
         return v_blend_neg(v_and(u, v_sub(v_zero(), res)), res, v_or(res, v_set1(top)));
     return v_or_and(res, v_srli(u, 32 - f.bits), v_set1(top));
 }
@@ -102,15 +121,16 @@ MF_V uint32_t k_rn_zero_max(const mf__fmt f) { return (uint32_t)(mf__fmt_emin(f)
  * where a0 is not above it (v_gt_s: a0 < 2^31) */
 MF_V vu k_with_sign_rn(vu res, vu u, vu a0, const mf__fmt f)
 {
-    if (f.kind == MF__KIND_FNUZ)
+    if (k_no_neg_zero(f))
         u = v_blend(v_gt_s(a0, v_set1(k_rn_zero_max(f))), a0, u);
     return v_or_and(res, v_srli(u, 32 - f.bits), v_set1(1u << (f.bits - 1)));
 }
 
 /* Binary32 bits r decoded from codes c (mag: c's magnitude bits, expf: its exponent field, mant: its
  * mantissa field; r holds the finite reading, sign not yet set) with the kind's special codes made
- * inf or NaN: NaNs quiet, payload kept, as the portable decode gives them */
-MF_V vu k_decode_special(vu r, vu c, vu mag, vu expf, vu mant, const mf__fmt f)
+ * inf or NaN and the sign (sign: binary32's sign bit of each code) set: NaNs quiet, payload kept, as the
+ * portable decode gives them */
+MF_V vu k_decode_special(vu r, vu sign, vu c, vu mag, vu expf, vu mant, const mf__fmt f)
 {
     const int man = f.man;
     if (f.kind == MF__KIND_IEEE) {
@@ -119,9 +139,12 @@ MF_V vu k_decode_special(vu r, vu c, vu mag, vu expf, vu mant, const mf__fmt f)
         r = v_blend(m_and(special, v_nonzero(mant)), r, v_or(r, v_set1(0x00400000u)));
     } else if (f.kind == MF__KIND_FN) {
         r = v_blend(v_eq(mag, v_set1((uint32_t)mf__fmt_mag_mask(f))), r, v_or(v_set1(0x7FC00000u), v_slli(mant, 23 - man)));
-    } else if (f.kind == MF__KIND_FNUZ) { /* the sign (set by the caller) makes it 0xFFC00000, as portable */
-        r = v_blend(v_eq(c, v_set1((uint32_t)mf__fmt_nan_code(f))), r, v_set1(0x7FC00000u));
+    } else if (f.kind == MF__KIND_P3109SE) { /* +-inf: the all-ones magnitude */
+        r = v_blend(v_eq(mag, v_set1((uint32_t)mf__fmt_mag_mask(f))), r, v_set1(0x7F800000u));
     }
+    r = v_or(r, sign);
+    if (k_no_neg_zero(f))
+        r = v_blend(v_eq(c, v_set1((uint32_t)mf__fmt_nan_code(f))), r, v_set1(k_sign_nan_bits(f)));
     return r;
 }
 
@@ -133,7 +156,7 @@ MF_V int k_tab_kind_ok(const mf__fmt f) { return f.kind != MF__KIND_E8M0; }
  * ones); for FNUZ, whose NaN is the sign bit alone, the complement of that mask, whose low byte is the NaN. */
 MF_V uint32_t k_tab_nan(const mf__fmt f)
 {
-    return f.kind == MF__KIND_FNUZ ? ~(uint32_t)mf__fmt_mag_mask(f) : (uint32_t)mf__fmt_nan_code(f);
+    return k_no_neg_zero(f) ? ~(uint32_t)mf__fmt_mag_mask(f) : (uint32_t)mf__fmt_nan_code(f);
 }
 
 #ifdef V_HAS_TABLE32
@@ -144,7 +167,7 @@ MF_V uint32_t k_tab_nan(const mf__fmt f)
  * low byte kept. */
 MF_V vu k_tab_select(vm keep, vm nz, vu code, vu u, vu sh, vu nan, const mf__fmt f)
 {
-    if (f.kind == MF__KIND_FNUZ)
+    if (k_no_neg_zero(f))
         return v_and(v_keep_select(keep, v_blend(nz, v_zero(), v_srlv(u, sh)), code, nan), v_set1((1u << f.bits) - 1u));
     (void)nz;
     return v_keep_select(keep, code, v_srlv(u, sh), nan);
@@ -161,14 +184,17 @@ MF_V vm k_tab_nonzero(vu a0, vu code, const mf_round R, const mf__fmt f)
 #endif
 
 /* The lanes whose overflow under the IEEE policy gives the infinity (the NaN code where the format
- * has none), as the core's mf__overflow_code: every overflow in rn, rna and sr, the positive ones in
- * ru, the negative ones in rd; infinite inputs in every mode (ovf holds them too: their code is above
- * max). */
-MF_V vm k_to_inf(const mf_round r, vm isinf, vm neg, vm ovf)
+ * has none), as the core's mf__overflow_code: every overflow in rn, rna and sr (and ro in P3109's
+ * kinds), the positive ones in ru, the negative ones in rd; infinite inputs in every mode (ovf holds
+ * them too: their code is above max). */
+MF_V vm k_to_inf(const mf_round r, vm isinf, vm neg, vm ovf, const mf__fmt f)
 {
     switch (r) {
-    case MF_ROUND_TOWARD_ZERO:
-    case MF_ROUND_ODD: return isinf;
+    case MF_ROUND_ODD:
+        if (k_p3109s(f))
+            return ovf;
+        return isinf;
+    case MF_ROUND_TOWARD_ZERO: return isinf;
     case MF_ROUND_UP: return m_or(isinf, m_andnot(neg, ovf));
     case MF_ROUND_DOWN: return m_or(isinf, m_and(neg, ovf));
     default: return ovf;
@@ -184,7 +210,7 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
     const uint32_t emin_b = (uint32_t)(mf__fmt_emin(f) + 127); /* biased binary32 exponent of min normal */
     const uint32_t maxc = (uint32_t)mf__fmt_max_code(f);
     const uint32_t nanc = (uint32_t)mf__fmt_nan_code(f);
-    const int ieee_inf = f.kind == MF__KIND_IEEE;
+    const int ieee_inf = mf__fmt_has_inf(f);
     const vu absmask = v_set1(0x7FFFFFFFu);
     vu a = v_and(u, absmask);
     vm neg = v_gt_u(u, absmask);
@@ -227,7 +253,7 @@ MF_V vu k_round(vu u, const mf_format fmt, const mf_round r, const mf_overflow o
     res = v_min_u(code, v_set1(maxc));
     make_nan = isnan;
     if (o == MF_OVERFLOW_IEEE && f.kind != MF__KIND_NONE) {
-        const vm to_inf = k_to_inf(r, isinf, neg, ovf);
+        const vm to_inf = k_to_inf(r, isinf, neg, ovf, f);
         if (ieee_inf)
             res = v_blend(to_inf, res, v_set1((uint32_t)mf__fmt_inf_code(f)));
         else
@@ -295,7 +321,7 @@ MF_V vu k_round_rn_fast(vu u, const mf_format fmt, const mf_overflow o)
 #endif
     vm isnan = v_gt_u(a0, v_set1(0x7F800000u));
     vu res = v_min_u(code, v_set1(maxc));
-    if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_IEEE)
+    if (o == MF_OVERFLOW_IEEE && mf__fmt_has_inf(f))
         res = v_blend(v_gt_u(code, v_set1(maxc)), res, v_set1((uint32_t)mf__fmt_inf_code(f)));
     res = k_with_sign_rn(res, u, a0, f);
     if (o == MF_OVERFLOW_IEEE && k_inf_is_nan(f))
@@ -343,8 +369,8 @@ MF_V vu k_round_dir_fast(vu u, const mf_format fmt, const mf_round r, const mf_o
     res = v_min_u(code, v_set1(maxc));
     if (o == MF_OVERFLOW_IEEE && f.kind != MF__KIND_NONE) {
         /* rna: the clamped infinities overflow too, so ovf holds them */
-        const vm to_inf = k_to_inf(r, v_eq(a0, v_set1(0x7F800000u)), v_nonzero(sign), ovf);
-        if (f.kind == MF__KIND_IEEE)
+        const vm to_inf = k_to_inf(r, v_eq(a0, v_set1(0x7F800000u)), v_nonzero(sign), ovf, f);
+        if (mf__fmt_has_inf(f))
             res = v_blend(to_inf, res, v_set1((uint32_t)mf__fmt_inf_code(f)));
         else
             isnan = m_or(isnan, to_inf);
@@ -462,7 +488,7 @@ MF_V int k_tab_clamps_up(const mf_format D, const mf_round R, const mf_overflow 
 MF_V vu k_tab_finish(vu u, vu a0, vu code, const mf_format D, const mf_round R, const mf_overflow O,
                      const k_rn_tab *t)
 {
-    const int ieee = !k_sat_like(D, O), inf = mf__fmt_get(D).kind == MF__KIND_IEEE;
+    const int ieee = !k_sat_like(D, O), inf = mf__fmt_has_inf(mf__fmt_get(D));
     vm keep = v_lt_u(a0, v_set1(ieee && !inf ? 0x7F800000u : 0x7F800001u)), ov = m_none();
     if (ieee) {
         switch (R) {
@@ -477,8 +503,11 @@ MF_V vu k_tab_finish(vu u, vu a0, vu code, const mf_format D, const mf_round R, 
         case MF_ROUND_DOWN:
             ov = inf ? v_eq(u, v_set1(0x7F800000u)) : v_gt_u(u, v_or(t->maxbits, v_set1(K_H)));
             break;
-        default: /* rz, ro: only the infinities overflow */
-            if (inf)
+        default: /* rz, ro: only the infinities overflow; but P3109's ro overflows as rn: from just above
+                  * max if max|1 is above max (an even max), else from the grid point above it */
+            if (R == MF_ROUND_ODD && k_p3109s(mf__fmt_get(D)))
+                ov = v_ge_u(a0, mf__fmt_max_code(mf__fmt_get(D)) & 1u ? t->maxnext : t->maxup);
+            else if (inf)
                 ov = v_eq(a0, v_set1(0x7F800000u));
             break;
         }
@@ -540,7 +569,7 @@ MF_V vu k_round_dir_tab(vu u, const mf_format D, const mf_round r, const mf_over
  * e5m2's inf and e4m3's NaN, which has no sign. Runs under the backend's MXCSR (no FTZ/DAZ). */
 MF_V vu k_round_sr_tab(vu u, const mf_format D, const mf_overflow O, vu r, const k_rn_tab *t)
 {
-    const int ieee = !k_sat_like(D, O), inf = mf__fmt_get(D).kind == MF__KIND_IEEE;
+    const int ieee = !k_sat_like(D, O), inf = mf__fmt_has_inf(mf__fmt_get(D));
     const vu a0 = v_and(u, v_set1(0x7FFFFFFFu));
     const vu a = v_min_u(a0, ieee ? t->maxnext : t->maxbits);
     const vu idx = v_subs_u16(v_srli(a, 23), t->emin);
@@ -712,7 +741,7 @@ MF_V vu k_decode(vu c, const mf_format fmt)
         /* subnormal: mant * 2^(emin - man), exactly, in binary32 arithmetic (a normal result) */
         vu s = v_u32_times_pow2(mant, mf__fmt_emin(f) - man);
         r = v_blend(v_eq(expf, v_zero()), r, s); /* zero included: 0 * 2^k = +0 */
-        return v_or(k_decode_special(r, c, mag, expf, mant, f), sign);
+        return k_decode_special(r, sign, c, mag, expf, mant, f);
     }
 }
 

@@ -11,7 +11,7 @@
  * f16's (5 bits), the f16 exponent bits above it are set on the kind's inf and NaN codes (k_decode_special's
  * rules: an IEEE-style all-ones field, FN's all-ones magnitude), and FNUZ's NaN (the sign bit alone)
  * becomes the f16 NaN 0xFE00; vcvtph2ps and the multiplication carry a NaN through with its payload,
- * quiet, as k_decode gives it. e5m2 is an f16's top byte (bias 15: no multiplication). A format whose
+ * quiet, as k_decode gives it (P3109's NaN 0x7E00, its infinities the f16's). e5m2 is an f16's top byte (bias 15: no multiplication). A format whose
  * five exponent field bits are all finite (e5m2fnuz) is read one binade down, as an f16 with bias 16: a
  * code of exponent field E >= 2 is the f16 of field E - 1, (mag << (10 - man)) - 0x400; one of E <= 1
  * (mag < 2^(man + 1)) is an f16 subnormal, mag << (9 - man); the larger of the two is the right one in both
@@ -55,9 +55,12 @@ MF_V __m256i hw_dec_h(__m256i c, const mf_format S)
         special = _mm256_cmpeq_epi16(mag, _mm256_set1_epi16(magmask));
     if ((f.kind == MF__KIND_IEEE && above) || f.kind == MF__KIND_FN)
         h = _mm256_or_si256(h, _mm256_and_si256(special, _mm256_set1_epi16(above)));
-    if (f.kind == MF__KIND_FNUZ) /* the sign bit alone: with the sign already in h, the f16 NaN 0xFE00 */
-        h = _mm256_or_si256(h, _mm256_and_si256(_mm256_cmpeq_epi16(c, _mm256_set1_epi16((short)mf__fmt_nan_code(f))),
-                                                _mm256_set1_epi16(0x7E00)));
+    if (f.kind == MF__KIND_P3109SE) /* +-inf: the all-ones magnitude */
+        h = _mm256_blendv_epi8(h, _mm256_or_si256(sign, _mm256_set1_epi16(0x7C00)),
+                               _mm256_cmpeq_epi16(mag, _mm256_set1_epi16(magmask)));
+    if (k_no_neg_zero(f)) /* the sign bit alone: the f16 NaN k_sign_nan_bits gives (FNUZ: 0xFE00, P3109: 0x7E00) */
+        h = _mm256_blendv_epi8(h, _mm256_set1_epi16((short)(k_sign_nan_bits(f) >> 16 & 0xFE00u)),
+                               _mm256_cmpeq_epi16(c, _mm256_set1_epi16((short)mf__fmt_nan_code(f))));
     return h;
 }
 

@@ -178,11 +178,14 @@ static uint16_t hw_tab_h8[MF_FORMAT_COUNT][128] __attribute__((aligned(64))); /*
  * a data race (ThreadSanitizer saw it with two threads' first decodes). */
 static int hw_tab_state;
 
-/* the formats decoded through hw_tab_h8 */
+/* the formats decoded through hw_tab_h8: those whose values are all f16s (no exponent above 15, no
+ * subnormal below 2^-24: not binary8p2s*, whose range is 2^-32 .. 2^31) */
 MF_V int hw_dec8_ok(const mf_format S)
 {
     const mf__fmt f = mf__fmt_get(S);
-    return (K_BYTE_FMTS >> S & 1u) && f.bits == 8 && f.kind != MF__KIND_E8M0 && S != MF_FP8_E5M2;
+    const int ew = mf__fmt_mag_bits(f) - f.man;
+    return (K_BYTE_FMTS >> S & 1u) && f.bits == 8 && f.kind != MF__KIND_E8M0 && S != MF_FP8_E5M2 &&
+           (1 << ew) - 1 - f.bias <= 15 && 1 - f.bias - f.man >= -24;
 }
 
 static void hw_decode_prepare(void)
@@ -218,15 +221,15 @@ MF_V int hw_decode_ok(const mf_format S)
 }
 
 /* 32 codes of an 8-bit format S, one a 16-bit lane -> f16 bits: two vpermt2w over the magnitudes, the
- * sign from the code (FNUZ's NaN, the sign bit alone, made the f16 NaN 0xFE00) */
+ * sign from the code (FNUZ's and P3109's NaN, the sign bit alone, made the f16 NaN k_sign_nan_bits gives) */
 MF_V __m512i hw_dec8_h(__m512i c, const mf_format S, const __m512i *h)
 {
     const __mmask32 b6 = _mm512_test_epi16_mask(c, _mm512_set1_epi16(0x40));
     __m512i r = _mm512_mask_blend_epi16(b6, _mm512_permutex2var_epi16(h[0], c, h[1]), _mm512_permutex2var_epi16(h[2], c, h[3]));
     r = _mm512_ternarylogic_epi32(r, _mm512_slli_epi16(c, 8), _mm512_set1_epi16((short)0x8000), 0xF8);
-    if (mf__fmt_get(S).kind == MF__KIND_FNUZ)
+    if (k_no_neg_zero(mf__fmt_get(S))) /* the f16 of k_sign_nan_bits: FNUZ's 0xFE00, P3109's 0x7E00 */
         r = _mm512_mask_mov_epi16(r, _mm512_cmpeq_epi16_mask(c, _mm512_set1_epi16((short)mf__fmt_nan_code(mf__fmt_get(S)))),
-                                  _mm512_set1_epi16(0x7E00 | (short)0x8000));
+                                  _mm512_set1_epi16((short)(k_sign_nan_bits(mf__fmt_get(S)) >> 16 & 0xFE00u)));
     return r;
 }
 
