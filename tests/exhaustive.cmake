@@ -23,9 +23,10 @@ endforeach()
 
 # ---- IEEE P3109 (kept apart for merging): the conformance formats of the report's section 4.5 ----------
 # Every mode of the breakpoint oracle (rn rna rz ru rd) under SatNone ("ieee") and SatFinite ("sat"), scalar
-# on every input and bulk as for the formats above; ro and sr are the unit tier's
-# (test_boundary, test_p3109); SatPropagate is not offered yet. No SIMD backend converts these formats: the
-# portable backend's loop is swept. binary8p4se's "rn ieee" digest equals e4m3fnuz's "rn sat" one, as it
+# on every input, the portable backend's bulk loop on 1/16 of the chunks in every mode (test_exhaustive.c's
+# bulk_rn_all); ro and sr are the unit tier's (test_boundary, test_p3109); SatPropagate is not offered yet.
+# binary8p4se and binary8p3se are also in the SIMD backends' lists below (every mode on every input, for the
+# best backend); binary4p2sf (a nibble format) stays with the portable backend. binary8p4se's "rn ieee" digest equals e4m3fnuz's "rn sat" one, as it
 # should: SatNone's +inf (0x7F) is where e4m3fnuz saturates, and below it the two formats share every code.
 foreach(fmt binary8p4se binary8p3se binary4p2sf)
   add_test(NAME exhaustive_${fmt} COMMAND test_exhaustive ${fmt})
