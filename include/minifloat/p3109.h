@@ -70,7 +70,13 @@ MF_HD MF_INLINE void mf__p3109_acc_add(mf__p3109_acc *a, uint32_t neg, uint64_t 
 {
     uint64_t t[MF__P3109_LIMBS];
     uint64_t carry;
-    int pos = (int)(e - a->base), li = pos >> 6, sh = pos & 63, i;
+    int pos = (int)(e - a->base), li, sh, i;
+    if (pos < 0) { /* a subnormal's significand, normalised: its bits below the base (every value's and every
+                    * product's grid) are zeros */
+        m >>= -pos;
+        pos = 0;
+    }
+    li = pos >> 6, sh = pos & 63;
     for (i = 0; i < MF__P3109_LIMBS; i++)
         t[i] = 0;
     t[li] = m << sh;
