@@ -642,6 +642,38 @@ static const struct {
     {MF_FP8_E4M3B11FNUZ, "float8_e4m3b11fnuz", 1},
     {MF_FP8_E4M3IEEE, "float8_e4m3", 1},
     {MF_FP8_E3M4, "float8_e3m4", 1},
+    /* the IEEE P3109 formats: no numpy or ml_dtypes dtype, so uint8 codes (binary4p2sf one a byte too) */
+    {MF_BINARY8P1SE, "|u1", 1},
+    {MF_BINARY8P1SF, "|u1", 1},
+    {MF_BINARY8P2SE, "|u1", 1},
+    {MF_BINARY8P2SF, "|u1", 1},
+    {MF_BINARY8P3SE, "|u1", 1},
+    {MF_BINARY8P3SF, "|u1", 1},
+    {MF_BINARY8P4SE, "|u1", 1},
+    {MF_BINARY8P4SF, "|u1", 1},
+    {MF_BINARY8P5SE, "|u1", 1},
+    {MF_BINARY8P5SF, "|u1", 1},
+    {MF_BINARY8P6SE, "|u1", 1},
+    {MF_BINARY8P6SF, "|u1", 1},
+    {MF_BINARY8P7SE, "|u1", 1},
+    {MF_BINARY8P7SF, "|u1", 1},
+    {MF_BINARY8P1UE, "|u1", 1},
+    {MF_BINARY8P1UF, "|u1", 1},
+    {MF_BINARY8P2UE, "|u1", 1},
+    {MF_BINARY8P2UF, "|u1", 1},
+    {MF_BINARY8P3UE, "|u1", 1},
+    {MF_BINARY8P3UF, "|u1", 1},
+    {MF_BINARY8P4UE, "|u1", 1},
+    {MF_BINARY8P4UF, "|u1", 1},
+    {MF_BINARY8P5UE, "|u1", 1},
+    {MF_BINARY8P5UF, "|u1", 1},
+    {MF_BINARY8P6UE, "|u1", 1},
+    {MF_BINARY8P6UF, "|u1", 1},
+    {MF_BINARY8P7UE, "|u1", 1},
+    {MF_BINARY8P7UF, "|u1", 1},
+    {MF_BINARY8P8UE, "|u1", 1},
+    {MF_BINARY8P8UF, "|u1", 1},
+    {MF_BINARY4P2SF, "|u1", 1},
 };
 
 /* The header cli_npy_write_header writes for f and shape, then count * elem zero bytes, into f. */
@@ -685,8 +717,9 @@ START_TEST(test_write_header)
             snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", written[i].descr,
                      ndims[j] == 0 ? "()" : ndims[j] == 1 ? "(5,)" : j == 2 ? "(2, 3)" : "(0, 7)");
             MF_EXPECT(memcmp(f.b + 10, dict, strlen(dict)) == 0, "%s: dict '%.60s'", dict, (const char *)f.b + 10);
-            /* read back without a hint */
-            rc = parse(&f, CLI_NPY_NO_HINT, &a, err, sizeof err);
+            /* read back without a hint, but for uint8 codes, which say no format (P3109: the caller's --from) */
+            rc = parse(&f, strcmp(written[i].descr, "|u1") == 0 ? written[i].f : CLI_NPY_NO_HINT, &a, err,
+                       sizeof err);
             MF_EXPECT(rc == CLI_NPY_OK, "%s, ndim %d: rc %d (%s)", written[i].descr, ndims[j], rc, err);
             if (rc != CLI_NPY_OK)
                 continue;

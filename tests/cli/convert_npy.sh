@@ -42,7 +42,8 @@ n=$(wc -w <"$WORK/values.txt")
 "$MF" convert --text-in --raw-out f32 --from f32 "$WORK/values.txt" "$WORK/values.f32" || fail "text -> raw f32"
 npy_write "$WORK/in.npy" '<f4' "($n,)" "$(octal "$WORK/values.f32")"
 
-# The dtype each format is written with: numpy's own names for f16, ml_dtypes' for the rest.
+# The dtype each format is written with: numpy's own names for f16, ml_dtypes' for the rest, uint8 codes for the
+# P3109 formats (no dtype: read back with --from).
 while read -r f dtype width; do
     [ -z "$f" ] && continue
     WHAT="f32 .npy -> $f"
@@ -69,7 +70,11 @@ while read -r f dtype width; do
     got=$(npy_data "$WORK/$f.npy")
     [ "$got" = "${want_bytes# }" ] && pass || fail "$WHAT: codes differ from show's: got '$got', want '${want_bytes# }'"
     # and back to f32: each value exactly (17 digits through f64, as show prints it)
-    run "$MF" convert f32 "$WORK/$f.npy" "$WORK/$f.rt.npy"
+    if [ "$dtype" = "|u1" ]; then # codes without a dtype of their own (P3109): the format is said
+        run "$MF" convert --from "$f" --to f32 "$WORK/$f.npy" "$WORK/$f.rt.npy"
+    else
+        run "$MF" convert f32 "$WORK/$f.npy" "$WORK/$f.rt.npy"
+    fi
     expect_rc 0 "$f .npy -> f32"
     expect_grep "$WORK/$f.rt.npy" "\{'descr': '<f4', 'fortran_order': False, 'shape': \\($n,\\), \}" "$f -> f32: header"
     run "$MF" convert f64 --text-out "$WORK/$f.rt.npy"
@@ -89,6 +94,37 @@ e5m2fnuz float8_e5m2fnuz 1
 e4m3b11fnuz float8_e4m3b11fnuz 1
 e4m3ieee float8_e4m3 1
 e3m4 float8_e3m4 1
+binary8p1se |u1 1
+binary8p1sf |u1 1
+binary8p2se |u1 1
+binary8p2sf |u1 1
+binary8p3se |u1 1
+binary8p3sf |u1 1
+binary8p4se |u1 1
+binary8p4sf |u1 1
+binary8p5se |u1 1
+binary8p5sf |u1 1
+binary8p6se |u1 1
+binary8p6sf |u1 1
+binary8p7se |u1 1
+binary8p7sf |u1 1
+binary8p1ue |u1 1
+binary8p1uf |u1 1
+binary8p2ue |u1 1
+binary8p2uf |u1 1
+binary8p3ue |u1 1
+binary8p3uf |u1 1
+binary8p4ue |u1 1
+binary8p4uf |u1 1
+binary8p5ue |u1 1
+binary8p5uf |u1 1
+binary8p6ue |u1 1
+binary8p6uf |u1 1
+binary8p7ue |u1 1
+binary8p7uf |u1 1
+binary8p8ue |u1 1
+binary8p8uf |u1 1
+binary4p2sf |u1 1
 F
 # Every narrow format of the library was in that list (the formats line of `minifloat --help`).
 "$MF" --help | sed -n 's/^formats: //p' | tr -d ',' | tr ' ' '\n' | grep -v '^f32$' | sort >"$WORK/all_formats"
@@ -106,6 +142,37 @@ e5m2fnuz
 e4m3b11fnuz
 e4m3ieee
 e3m4
+binary8p1se
+binary8p1sf
+binary8p2se
+binary8p2sf
+binary8p3se
+binary8p3sf
+binary8p4se
+binary8p4sf
+binary8p5se
+binary8p5sf
+binary8p6se
+binary8p6sf
+binary8p7se
+binary8p7sf
+binary8p1ue
+binary8p1uf
+binary8p2ue
+binary8p2uf
+binary8p3ue
+binary8p3uf
+binary8p4ue
+binary8p4uf
+binary8p5ue
+binary8p5uf
+binary8p6ue
+binary8p6uf
+binary8p7ue
+binary8p7uf
+binary8p8ue
+binary8p8uf
+binary4p2sf
 F
 same "$WORK/all_formats" "$WORK/listed" "every narrow format is round-tripped"
 

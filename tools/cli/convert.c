@@ -75,17 +75,21 @@ static size_t in_read(conv *c, void *buf, size_t n)
 static int in_getc(conv *c) { return c->ipeek < c->npeek ? c->peek[c->ipeek++] : getc(c->in); }
 
 /* Code of element i of an array in mf_convert's layout. */
+/* two codes a byte in arrays (e2m1, binary4p2sf), element 0 in the low nibble */
+static int packed4(mf_format f) { return mf_storage_bytes(f, 2) == 1; }
+
 static uint64_t get_code(mf_format f, const unsigned char *buf, size_t i)
 {
     uint64_t u64;
     uint32_t u32;
     uint16_t u16;
+    if (packed4(f))
+        return (uint64_t)(buf[i / 2] >> (4 * (i & 1))) & 0xFu;
     switch (f) {
     case MF_FP64: memcpy(&u64, buf + 8 * i, 8); return u64;
     case MF_FP32: memcpy(&u32, buf + 4 * i, 4); return u32;
     case MF_FP16:
     case MF_BF16: memcpy(&u16, buf + 2 * i, 2); return u16;
-    case MF_FP4_E2M1: return (uint64_t)(buf[i / 2] >> (4 * (i & 1))) & 0xFu;
     case MF_FP6_E2M3:
     case MF_FP6_E3M2: return buf[i] & 0x3Fu;
     default: return buf[i];
@@ -97,15 +101,16 @@ static void put_code(mf_format f, unsigned char *buf, size_t i, uint64_t code)
     uint32_t u32 = (uint32_t)code;
     uint16_t u16 = (uint16_t)code;
     unsigned sh;
+    if (packed4(f)) {
+        sh = 4u * (unsigned)(i & 1);
+        buf[i / 2] = (unsigned char)((buf[i / 2] & ~(0xFu << sh)) | ((code & 0xFu) << sh));
+        return;
+    }
     switch (f) {
     case MF_FP64: memcpy(buf + 8 * i, &code, 8); break;
     case MF_FP32: memcpy(buf + 4 * i, &u32, 4); break;
     case MF_FP16:
     case MF_BF16: memcpy(buf + 2 * i, &u16, 2); break;
-    case MF_FP4_E2M1:
-        sh = 4u * (unsigned)(i & 1);
-        buf[i / 2] = (unsigned char)((buf[i / 2] & ~(0xFu << sh)) | ((code & 0xFu) << sh));
-        break;
     default: buf[i] = (unsigned char)code; break;
     }
 }
@@ -220,8 +225,8 @@ static int partial_element(const conv *c, size_t extra, size_t w)
 /* Raw input: read chunks of elements; a trailing partial element is an error. */
 static int run_binary_in(conv *c)
 {
-    size_t w = c->from == MF_FP4_E2M1 ? 1 : mf_storage_bytes(c->from, 1); /* bytes per read unit */
-    size_t per = c->from == MF_FP4_E2M1 ? 2 : 1;                          /* elements per unit */
+    size_t w = packed4(c->from) ? 1 : mf_storage_bytes(c->from, 1); /* bytes per read unit */
+    size_t per = packed4(c->from) ? 2 : 1;                          /* elements per unit */
     int rc;
     for (;;) {
         size_t want, wbytes, got, n;
@@ -415,7 +420,7 @@ static int run_npy_in(conv *c, const cli_npy_array *a)
         return 0;
     if (!reserve(c, step))
         return cli_data_error(&cli_tool, "convert: out of memory");
-    if (c->from == MF_FP4_E2M1) {
+    if (packed4(c->from)) {
         size_t i;
         packed = (unsigned char *)calloc(mf_storage_bytes(c->from, a->count), 1);
         if (!packed)
