@@ -42,6 +42,12 @@ n=$(wc -w <"$WORK/values.txt")
 "$MF" convert --text-in --raw-out f32 --from f32 "$WORK/values.txt" "$WORK/values.f32" || fail "text -> raw f32"
 npy_write "$WORK/in.npy" '<f4' "($n,)" "$(octal "$WORK/values.f32")"
 
+# show's rows for each value, every format at once (one run a value, not one a value and format)
+i=0
+for v in $(cat "$WORK/values.txt"); do
+    i=$((i + 1))
+    "$MF" show -- "$v" >"$WORK/show.$i" || fail "show $v"
+done
 # The dtype each format is written with: numpy's own names for f16, ml_dtypes' for the rest, uint8 codes for the
 # P3109 formats (no dtype: read back with --from).
 while read -r f dtype width; do
@@ -54,10 +60,11 @@ while read -r f dtype width; do
     # show's code and value for each element
     want_bytes=""
     : >"$WORK/want_vals"
+    i=0
     for v in $(cat "$WORK/values.txt"); do
-        "$MF" show -- "$v" >"$WORK/show" || fail "show $v"
+        i=$((i + 1))
         # shellcheck disable=SC2046 # code and value
-        set -- $(awk -v f="$f" '$1 == f { print $2, $4 }' "$WORK/show")
+        set -- $(awk -v f="$f" '$1 == f { print $2, $4 }' "$WORK/show.$i")
         [ $# -eq 2 ] || { fail "show $v: no $f row"; continue; }
         code=${1#0x}
         if [ "$width" -eq 2 ]; then
