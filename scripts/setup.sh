@@ -71,7 +71,9 @@ build_release() {
 }
 # The unit, fuzz, cli and abuse tiers under AddressSanitizer and UndefinedBehaviorSanitizer, but for
 # test_train_demo (minutes of training arithmetic there; the demo's memory is checked by cli_train_demo);
-# test_backends, test_boundary and test_f64 on a quarter of their cases, another quarter each day
+# test_profile once (the best backend's build of its fix-up loops: one source, the other builds differ in flags
+# only; ~25 s each under ASan); test_backends, test_boundary and test_f64 on a quarter of their cases, another
+# quarter each day
 # (MF_TEST_SAMPLE=1 in the environment: all of them; the Release tiers run all of them). No MPI adapter here:
 # its tests run through mpiexec in the Release build (Open MPI's own allocations would be reported here).
 run_asan() {
@@ -80,7 +82,7 @@ run_asan() {
         -DMF_SIMD_BACKENDS=native -DMF_MPI=OFF
     cmake --build build-asan -j "$jobs"
     MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli|abuse' \
-        -E '^test_train_demo$' --output-on-failure
+        -E '^(test_train_demo|test_profile_(portable|avx2|avx512|avx512bf16))$' --output-on-failure
     step_done "ASan+UBSan (unit, fuzz, cli, abuse)"
 }
 # ThreadSanitizer over a process's first conversions made by several threads at once, and mf_gemm's threads.
