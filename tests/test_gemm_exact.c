@@ -738,8 +738,7 @@ static int xi_wide_case(const mf__xi_kernel *k, int spread, int abase, float spe
     mpfr_t acc, t, v;
     const size_t m = 1 + rnd_below(20), n = 1 + rnd_below(40), nq = 2 + rnd_below(11), kk = 16 * nq;
     const int nva = (int)rnd_below(3) != 0, nvb = !nva || rnd_below(3) != 0;
-    /* a special scale is A's, so A is NVFP4 then and its codes e2m1's (drawn for e2m3/e3m2, they were read as e2m1:
-     * met on Zen 5, whose longer kernel list puts the stream elsewhere) */
+    /* a special scale is A's, so A is NVFP4 then and its codes must be drawn as e2m1's (the kernel read them so) */
     const mf_format fa = nva || special != 0.0f ? MF_FP4_E2M1 : XF[rnd_below(3)];
     const mf_format fb = nvb ? MF_FP4_E2M1 : XF[rnd_below(3)];
     const int maxed = rnd() & 1;
