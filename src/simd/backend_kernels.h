@@ -468,6 +468,8 @@ MF_V void bk_round_loop(const mf_format D, void *dst, const uint32_t *src, size_
     void NAME(void *dst, const uint32_t *src, size_t n, mf_round r, mf_overflow o, int count,         \
               const k_philox_keys *ks, uint64_t idx0, k_counts *ct)                                   \
     {                                                                                                 \
+        if (!(K_FMTS >> (D) & 1u))                                                                    \
+            return; /* not a row of K_FMTS: its pairs are the parent's (BK_OWN_DSTS), so nothing is compiled */ \
         if (count) {                                                                                  \
             NAME##_counting(dst, src, n, r, o, ks, idx0, ct);                                         \
             return;                                                                                   \

@@ -229,7 +229,7 @@ static void bk_decode(mf_format s, uint32_t *out, const void *src, size_t n)
     hw_decode_prepare();
     switch (s) {
 #define MF__FORMAT(e, value, tag, bits, man, bias, kind, storage, ...)                                      \
-    K_IF_NARROW_##storage(case e : bk_decode_loop(e, out, src, n); break;)
+    K_IF_NARROW_##storage(case e : if (K_FMTS >> (e) & 1u) bk_decode_loop(e, out, src, n); break;)
 #include <minifloat/formats.inc>
 #undef MF__FORMAT
     default: break;

@@ -115,6 +115,8 @@ static void bk_sr_probe(mf_format d, mf_overflow o, const uint32_t *u, size_t n,
 {
 #define BK_PROBE(D)                                                                                 \
     case D:                                                                                           \
+        if (!(K_FMTS >> (D) & 1u))                                                                    \
+            break; /* not a row of K_FMTS: never this backend's (BK_OWN_DSTS) */                     \
         if (o == MF_OVERFLOW_SATURATE)                                                                \
             bk_sr_probe_t(D, MF_OVERFLOW_SATURATE, u, n, lo, hi, T);                                \
         else                                                                                          \
