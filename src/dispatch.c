@@ -60,6 +60,12 @@ int mf__backend_supported(const mf__backend *backend)
 
 const mf__backend *mf__backend_at(size_t i) { return i < N_BACKENDS ? backends[i] : NULL; }
 
+#ifdef MF_SIMD_ROWS
+const uint64_t mf__simd_rows = MF_SIMD_ROWS;
+#else
+const uint64_t mf__simd_rows = ~(uint64_t)0;
+#endif
+
 const mf__backend *mf__backend_by_name(const char *name)
 {
     size_t i;

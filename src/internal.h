@@ -72,6 +72,9 @@ const mf__backend *mf__backend_active(void);
 const mf__backend *mf__backend_at(size_t i);             /* i-th backend, best first; NULL past the end */
 const mf__backend *mf__backend_by_name(const char *name); /* NULL if there is no such backend */
 int mf__backend_supported(const mf__backend *backend);       /* can this CPU run it? */
+/* The rows this build's SIMD kernels may convert (bit e for row e): MF_SIMD_FORMATS (src/sources.cmake), every
+ * row by default; a test of the kernels' promises skips the others, which the portable backend converts. */
+extern const uint64_t mf__simd_rows;
 
 /* Bytes that n elements of fmt take (e2m1: two a byte), without mf_storage_bytes's checks (a valid
  * format, no overflow): for the backends, which ask often, after mf_convert has checked. */

@@ -33,12 +33,13 @@ set(MF_ALL_DSTS)
 file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/../include/minifloat/formats.inc mf_rows REGEX "^MF__FORMAT\\(")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/../include/minifloat/formats.inc)
 foreach(row IN LISTS mf_rows)
-  if(NOT row MATCHES "^MF__FORMAT\\(([A-Z0-9_]+), *[0-9]+, *([a-z0-9]+), *[0-9]+, *[0-9]+, *[0-9]+, *[A-Z0-9]+, *([A-Z0-9]+),")
+  if(NOT row MATCHES "^MF__FORMAT\\(([A-Z0-9_]+), *([0-9]+), *([a-z0-9]+), *[0-9]+, *[0-9]+, *[0-9]+, *[A-Z0-9]+, *([A-Z0-9]+),")
     message(FATAL_ERROR "src/sources.cmake cannot read this row of formats.inc: ${row}")
   endif()
   set(mf_enum ${CMAKE_MATCH_1})
-  set(mf_tag ${CMAKE_MATCH_2})
-  if(NOT CMAKE_MATCH_3 MATCHES "^F(32|64)$")
+  set(mf_tag ${CMAKE_MATCH_3})
+  set(MF_VALUE_${mf_tag} ${CMAKE_MATCH_2})
+  if(NOT CMAKE_MATCH_4 MATCHES "^F(32|64)$")
     list(APPEND MF_ALL_DSTS ${mf_tag})
     set(MF_ENUM_${mf_tag} ${mf_enum})
   endif()
@@ -125,6 +126,24 @@ foreach(bk IN LISTS MF_BACKENDS)
 endforeach()
 list(APPEND MF_LIB_DEFINITIONS ${MF_BACKEND_DEFINITIONS})
 message(STATUS "minifloat: SIMD backends: ${MF_BACKENDS}")
+
+# MF_SIMD_FORMATS narrows the rows the SIMD kernels convert themselves (a ;-list of tags; f32 and f64 always):
+# the others go to the portable backend, as rows of a kind the kernels do not know do, and their round kernels
+# compile to nothing. "all" by default. The sanitizer and fuzzer builds of scripts/setup.sh name one row of each
+# kind (the other rows of a kind are the same kernel code with other constants, and under a sanitizer each row
+# costs seconds of compile time a backend).
+set(MF_SIMD_FORMATS "all" CACHE STRING "Rows the SIMD kernels convert themselves: all, or a ;-list of format tags")
+if(NOT MF_SIMD_FORMATS STREQUAL "all")
+  set(mf_rows_kept 0)
+  foreach(tag f32 f64 ${MF_SIMD_FORMATS})
+    if(NOT DEFINED MF_VALUE_${tag})
+      message(FATAL_ERROR "MF_SIMD_FORMATS: ${tag} is not a row of include/minifloat/formats.inc")
+    endif()
+    math(EXPR mf_rows_kept "${mf_rows_kept} | (1 << ${MF_VALUE_${tag}})" OUTPUT_FORMAT HEXADECIMAL)
+  endforeach()
+  list(APPEND MF_LIB_DEFINITIONS MF_SIMD_ROWS=${mf_rows_kept}ull)
+  message(STATUS "minifloat: SIMD kernels for the rows ${MF_SIMD_FORMATS} (the others portable)")
+endif()
 
 # The generated units: a few lines each, naming what src/simd/*.c compiles.
 set(MF_GEN_DIR ${PROJECT_BINARY_DIR}/src_gen)

@@ -90,10 +90,20 @@ MF_V uint32_t k_sign_nan_bits(const mf__fmt f) { return k_p3109s(f) ? 0x7FC00000
 #define K_MASK_NAME K_BYTE_FMTS
 #include "fmt_mask.h"
 #undef K_MASK_NAME
-#define K_FMTS ((uint64_t)K_FMTS_0 | (uint64_t)K_FMTS_1 << 16 | (uint64_t)K_FMTS_2 << 32 | (uint64_t)K_FMTS_3 << 48)
+/* MF_SIMD_ROWS: the rows a build's MF_SIMD_FORMATS names (src/sources.cmake); the others go to the portable
+ * backend as rows of an unknown kind do, and their kernels compile to nothing */
+#ifdef MF_SIMD_ROWS
+#define K_ROWS_KEPT ((uint64_t)(MF_SIMD_ROWS))
+#else
+#define K_ROWS_KEPT (~(uint64_t)0)
+#endif
+#define K_FMTS                                                                                            \
+    (((uint64_t)K_FMTS_0 | (uint64_t)K_FMTS_1 << 16 | (uint64_t)K_FMTS_2 << 32 | (uint64_t)K_FMTS_3 << 48) & \
+     K_ROWS_KEPT)
 #define K_BYTE_FMTS                                                                                       \
-    ((uint64_t)K_BYTE_FMTS_0 | (uint64_t)K_BYTE_FMTS_1 << 16 | (uint64_t)K_BYTE_FMTS_2 << 32 |            \
-     (uint64_t)K_BYTE_FMTS_3 << 48)
+    (((uint64_t)K_BYTE_FMTS_0 | (uint64_t)K_BYTE_FMTS_1 << 16 | (uint64_t)K_BYTE_FMTS_2 << 32 |           \
+      (uint64_t)K_BYTE_FMTS_3 << 48) &                                                                    \
+     K_ROWS_KEPT)
 
 /* Does an overflow that goes to the infinity (k_to_inf) give the NaN code instead? (No inf, a NaN.) */
 MF_V int k_inf_is_nan(const mf__fmt f)
