@@ -35,8 +35,8 @@ cmake $gen -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -
 # The unit tier less the scaling and lab tests (portable C over the scalar core, which the oracle tests
 # below check on aarch64; natively they run in every tier): the NEON backend against the portable one
 # (test_backends, which fails unless the dispatcher offers NEON), and every oracle test; test_backends,
-# test_boundary and test_f64 on a quarter of their cases, another each day (MF_TEST_SAMPLE, whole
-# with MF_TEST_SAMPLE=1 in the environment). test_gemm and test_gemm_dp run once, on the neon backend's GEMM
+# test_boundary, test_f64, test_profile, test_gemm* and test_p3109_arith on an eighth of their cases, another each
+# day (MF_TEST_SAMPLE, whole with MF_TEST_SAMPLE=1 in the environment). test_gemm and test_gemm_dp run once, on the neon backend's GEMM
 # kernels (their _neon runs would repeat them; the portable kernels' runs are the native tiers'); test_gemm_exact's
 # two parts once each: its plain run (every kernel) and its _neon run (mf_gemm on the neon backend).
 sel_l=unit
@@ -64,4 +64,4 @@ if [ ! -f "$cost" ]; then
         test_gemm 21 test_two_step 11 test_api 8 test_arith 5 test_threads 4 >"$cost"
     echo --- >>"$cost"
 fi
-MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ctest --test-dir "$dir" -j "$jobs" -L "$sel_l" -E "$sel_e" --output-on-failure
+MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-8} ctest --test-dir "$dir" -j "$jobs" -L "$sel_l" -E "$sel_e" --output-on-failure

@@ -51,7 +51,11 @@ step_done() { # name: print the step's time and the total so far
     echo "setup.sh: $1 took $((now - t_step)) s ($((now - t_start)) s in all)"
     t_step=$now
 }
-san_flags="-O1 -g"
+san_flags="-O1 -g1" # line tables (what the reports print) without the variables: a third less compile time
+# The rows the SIMD kernels of the sanitizer and fuzzer builds convert themselves (MF_SIMD_FORMATS, src/sources.cmake):
+# the first eight and one row of each later kind; the other rows of a kind are the same kernel code with other
+# constants, and each costs seconds of compile time a backend there. The Release build keeps every row.
+san_rows="f16;bf16;e4m3;e5m2;e2m3;e3m2;e2m1;e8m0;e4m3fnuz;binary8p3se;binary8p4sf"
 
 # configure DIR [cmake options]: Ninja where it is installed (it keeps both cores busier than make), unless
 # DIR was configured before with another generator
@@ -72,16 +76,16 @@ build_release() {
 # The unit, fuzz, cli and abuse tiers under AddressSanitizer and UndefinedBehaviorSanitizer, but for
 # test_train_demo (minutes of training arithmetic there; the demo's memory is checked by cli_train_demo);
 # test_profile once (the best backend's build of its fix-up loops: one source, the other builds differ in flags
-# only; ~25 s each under ASan); test_backends, test_boundary and test_f64 on a quarter of their cases, another
-# quarter each day
+# only; ~25 s each under ASan); the tests that take MF_TEST_SAMPLE (tests/mf_test.h: test_backends, test_boundary,
+# test_f64, test_profile, test_gemm*, test_p3109_arith) on an eighth of their cases, another eighth each day
 # (MF_TEST_SAMPLE=1 in the environment: all of them; the Release tiers run all of them). No MPI adapter here:
 # its tests run through mpiexec in the Release build (Open MPI's own allocations would be reported here).
 run_asan() {
     configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_flags" \
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$san_flags" -DMF_SANITIZE=address,undefined -DMF_CUDA=OFF \
-        -DMF_SIMD_BACKENDS=native -DMF_MPI=OFF
+        -DMF_SIMD_BACKENDS=native -DMF_SIMD_FORMATS="$san_rows" -DMF_MPI=OFF
     cmake --build build-asan -j "$jobs"
-    MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli|abuse' \
+    MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-8} ctest --test-dir build-asan -j "$jobs" -L 'unit|fuzz|cli|abuse' \
         -E '^(test_train_demo|test_profile_(portable|avx2|avx512|avx512bf16))$' --output-on-failure
     step_done "ASan+UBSan (unit, fuzz, cli, abuse)"
 }
@@ -89,14 +93,16 @@ run_asan() {
 run_tsan() {
     configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_flags" \
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$san_flags" -DMF_SANITIZE=thread -DMF_CUDA=OFF -DMF_BUILD_TOOLS=OFF \
-        -DMF_SIMD_BACKENDS=native
+        -DMF_SIMD_BACKENDS=native -DMF_SIMD_FORMATS="$san_rows"
     cmake --build build-tsan -j "$jobs" --target test_threads test_gemm test_gemm_dp test_gemm_exact test_gemm_tc
     ./build-tsan/tests/test_threads
     # the thread team (src/team.c) under mf_gemm: the FP32 work queue (fma and pair kernels), the exact integer
-    # kernels, the tensor-core models' threads; test_gemm and test_gemm_exact on a quarter of their cases
+    # kernels, the tensor-core models' threads; test_gemm and test_gemm_exact on a quarter of their cases,
+    # test_gemm_exact's mf_gemm part only (its kernel part calls the kernels on one thread, or the driver with
+    # a test kernel: the team code mf_gemm runs here)
     MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm
     ./build-tsan/tests/test_gemm_dp
-    MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm_exact
+    MF_GEMM_PART=gemm MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm_exact
     ./build-tsan/tests/test_gemm_tc
     step_done "ThreadSanitizer (test_threads, test_gemm, test_gemm_dp, test_gemm_exact, test_gemm_tc)"
 }
@@ -110,7 +116,7 @@ run_tsan() {
 run_fuzz() {
     if command -v clang >/dev/null; then
         CC=clang CXX=clang++ configure build-fuzz -DMF_BUILD_FUZZERS=ON -DMF_BUILD_TESTS=OFF \
-            -DMF_BUILD_TOOLS=OFF -DMF_CUDA=OFF -DMF_SIMD_BACKENDS=native
+            -DMF_BUILD_TOOLS=OFF -DMF_CUDA=OFF -DMF_SIMD_BACKENDS=native -DMF_SIMD_FORMATS="$san_rows"
         cmake --build build-fuzz -j "$jobs" --target fuzzers
         sh fuzz/run_fuzzers.sh build-fuzz "${MF_FUZZ_SECONDS:-10}" "$jobs"
     else

@@ -48,8 +48,8 @@ static inline double mf_test_bits_f64(uint64_t u)
 }
 
 /* MF_TEST_SAMPLE=k: the tests that take it check one case in k, a different one each day, so that k
- * days of runs cover every case (the ASan tier and the aarch64 tier under qemu set 4: scripts/setup.sh); unset
- * or 1, every case. mf_test_take(&i) says whether case number i++ is checked. */
+ * days of runs cover every case (the ASan tier and the aarch64 tier under qemu set 8, the TSan tier 4:
+ * scripts/setup.sh); unset or 1, every case. mf_test_take(&i) says whether case number i++ is checked. */
 static inline unsigned long mf_test_sample(void)
 {
     const char *e = getenv("MF_TEST_SAMPLE");
