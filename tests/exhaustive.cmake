@@ -24,7 +24,9 @@ endforeach()
 # ---- IEEE P3109 (kept apart for merging): the conformance formats of the report's section 4.5 ----------
 # Every mode of the breakpoint oracle (rn rna rz ru rd) under SatNone ("ieee") and SatFinite ("sat"), scalar
 # on every input, the portable backend's bulk loop on 1/16 of the chunks in every mode (test_exhaustive.c's
-# bulk_rn_all); ro and sr are the unit tier's (test_boundary, test_p3109); SatPropagate is not offered yet.
+# bulk_rn_all), with MF_EXHAUSTIVE_SHARD=all (scripts/setup.sh test-all); in CI rn only, as the FNUZ rows (CI time;
+# the other modes of binary8p4se and binary8p3se on every input per backend, below); ro and sr are the unit tier's
+# (test_boundary, test_p3109); SatPropagate is not offered yet.
 # binary8p4se and binary8p3se are also in the SIMD backends' lists below (every mode on every input, for the
 # best backend); binary4p2sf (a nibble format) stays with the portable backend. binary8p4se's "rn ieee" digest equals e4m3fnuz's "rn sat" one, as it
 # should: SatNone's +inf (0x7F) is where e4m3fnuz saturates, and below it the two formats share every code.

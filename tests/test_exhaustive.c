@@ -5,7 +5,8 @@
  * inline mf_from_f32 in ten ways: rn, rna, rz, ru and rd, each under the IEEE and the saturating
  * overflow policy (the FNUZ and IEEE-style FP8 formats e4m3fnuz, e5m2fnuz, e4m3b11fnuz, e4m3ieee and
  * e3m4: rn under both policies only, the two ways that CI time allows; their other modes are the
- * unit tier's, test_boundary and test_f64). Each result is compared with the breakpoint oracle
+ * unit tier's, test_boundary and test_f64; P3109's conformance formats: every mode with
+ * MF_EXHAUSTIVE_SHARD=all, rn only in CI). Each result is compared with the breakpoint oracle
  * (oracle/breakpoints.c): the inputs of one sign are visited in ascending magnitude, so the expected
  * code comes from a cursor into a table of decision boundaries, O(1) per input. Doing the ten
  * conversions of one input together lets the compiler share their unpacking (less than half the time
@@ -67,32 +68,34 @@ typedef struct {
                       * only); a SIMD backend's bulk sweeps take every combo */
     int bulk_rn_all; /* the portable bulk sweep takes every input in rn (else the 1/16 of chunks, as for the
                       * other modes: it runs the loop over the core the scalar sweep proves on every input) */
+    int rn_in_ci;    /* NCOMBO's modes with MF_EXHAUSTIVE_SHARD=all (scripts/setup.sh test-all), else rn only */
 } fmt_entry;
 
-/* The swept formats, one line each: EX_FORMAT(tag, format, combos, bulk_rn_all). The oracle knows each by its
- * tag. */
+/* The swept formats, one line each: EX_FORMAT(tag, format, combos, bulk_rn_all, rn_in_ci). The oracle knows each
+ * by its tag. */
 #define EX_FORMATS(EX_FORMAT)                                                                                          \
-    EX_FORMAT(f16, MF_FP16, NCOMBO, 1)                                                                                 \
-    EX_FORMAT(bf16, MF_BF16, NCOMBO, 1)                                                                                \
-    EX_FORMAT(e4m3, MF_FP8_E4M3, NCOMBO, 1)                                                                            \
-    EX_FORMAT(e5m2, MF_FP8_E5M2, NCOMBO, 1)                                                                            \
-    EX_FORMAT(e2m3, MF_FP6_E2M3, NCOMBO, 1)                                                                            \
-    EX_FORMAT(e3m2, MF_FP6_E3M2, NCOMBO, 1)                                                                            \
-    EX_FORMAT(e2m1, MF_FP4_E2M1, NCOMBO, 1)                                                                            \
-    EX_FORMAT(e8m0, MF_E8M0, NCOMBO, 1)                                                                                \
-    EX_FORMAT(e4m3fnuz, MF_FP8_E4M3FNUZ, NCOMBO_RN, 0)                                                                 \
-    EX_FORMAT(e5m2fnuz, MF_FP8_E5M2FNUZ, NCOMBO_RN, 0)                                                                 \
-    EX_FORMAT(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ, NCOMBO_RN, 0)                                                           \
-    EX_FORMAT(e4m3ieee, MF_FP8_E4M3IEEE, NCOMBO_RN, 0)                                                                 \
-    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN, 0)                                                                         \
-    /* IEEE P3109's conformance formats (report 4.5): every mode, SatNone ("ieee") and SatFinite ("sat"); the
-     * bulk loop sampled (CI time) */          \
-    EX_FORMAT(binary8p4se, MF_BINARY8P4SE, NCOMBO, 0)                                                                  \
-    EX_FORMAT(binary8p3se, MF_BINARY8P3SE, NCOMBO, 0)                                                                  \
-    EX_FORMAT(binary4p2sf, MF_BINARY4P2SF, NCOMBO, 0)
+    EX_FORMAT(f16, MF_FP16, NCOMBO, 1, 0)                                                                                 \
+    EX_FORMAT(bf16, MF_BF16, NCOMBO, 1, 0)                                                                                \
+    EX_FORMAT(e4m3, MF_FP8_E4M3, NCOMBO, 1, 0)                                                                            \
+    EX_FORMAT(e5m2, MF_FP8_E5M2, NCOMBO, 1, 0)                                                                            \
+    EX_FORMAT(e2m3, MF_FP6_E2M3, NCOMBO, 1, 0)                                                                            \
+    EX_FORMAT(e3m2, MF_FP6_E3M2, NCOMBO, 1, 0)                                                                            \
+    EX_FORMAT(e2m1, MF_FP4_E2M1, NCOMBO, 1, 0)                                                                            \
+    EX_FORMAT(e8m0, MF_E8M0, NCOMBO, 1, 0)                                                                                \
+    EX_FORMAT(e4m3fnuz, MF_FP8_E4M3FNUZ, NCOMBO_RN, 0, 0)                                                                 \
+    EX_FORMAT(e5m2fnuz, MF_FP8_E5M2FNUZ, NCOMBO_RN, 0, 0)                                                                 \
+    EX_FORMAT(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ, NCOMBO_RN, 0, 0)                                                           \
+    EX_FORMAT(e4m3ieee, MF_FP8_E4M3IEEE, NCOMBO_RN, 0, 0)                                                                 \
+    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN, 0, 0)                                                                         \
+    /* IEEE P3109's conformance formats (report 4.5): every mode, SatNone ("ieee") and SatFinite ("sat"), with
+     * MF_EXHAUSTIVE_SHARD=all; in CI rn (CI time: binary8p4se and binary8p3se sweep every mode per backend); the
+     * bulk loop sampled */          \
+    EX_FORMAT(binary8p4se, MF_BINARY8P4SE, NCOMBO, 0, 1)                                                                  \
+    EX_FORMAT(binary8p3se, MF_BINARY8P3SE, NCOMBO, 0, 1)                                                                  \
+    EX_FORMAT(binary4p2sf, MF_BINARY4P2SF, NCOMBO, 0, 1)
 
 static const fmt_entry formats[] = {
-#define EX_ENTRY(name, F, NC, BULK) {F, #name, NC, BULK},
+#define EX_ENTRY(name, F, NC, BULK, CIRN) {F, #name, NC, BULK, CIRN},
     EX_FORMATS(EX_ENTRY)
 #undef EX_ENTRY
 };
@@ -112,6 +115,8 @@ static const mode_entry modes[] = {
 
 static const char *policy_names[] = {"ieee", "sat"};
 
+/* The portable sweeps' combos for this run: g_fmt->ncombo, or NCOMBO_RN for a row with rn_in_ci outside test-all */
+static int g_ncombo;
 /* Set when a SIMD backend is under test: its bulk sweeps are cheap, so every mode sees every input. */
 static int g_backend_only;
 /* a backend's sweep over one sixteenth of the inputs: the chunks c with c % 16 == g_shard; -1: all */
@@ -262,19 +267,29 @@ EX_FORCE_INLINE void scalar_sweep(mf_format F, const uint32_t NC, const oracle_s
 
 /* One function per format, flattened, and kept out of run_scalar (inlined there, the rn-only sweeps lost
  * their flattening). */
-#define SCALAR_FN(name, F, NC, BULK)                                                                                   \
+#define SCALAR_FN(name, F, NC, BULK, CIRN)                                                                             \
     static EX_NOINLINE EX_FLATTEN void scalar_##name(const oracle_set *o, scalar_result *res)                          \
     {                                                                                                                  \
         scalar_sweep(F, NC, o, res);                                                                                   \
+    }                                                                                                                  \
+    SCALAR_RN_FN_##CIRN(name, F)
+/* the rn-only sweep of a row that takes it in CI (rn_in_ci) */
+#define SCALAR_RN_FN_0(name, F)
+#define SCALAR_RN_FN_1(name, F)                                                                                        \
+    static EX_NOINLINE EX_FLATTEN void scalar_rn_##name(const oracle_set *o, scalar_result *res)                       \
+    {                                                                                                                  \
+        scalar_sweep(F, NCOMBO_RN, o, res);                                                                            \
     }
 
 EX_FORMATS(SCALAR_FN)
 
+#define SCALAR_RN_CALL_0(name) scalar_##name(o, res)
+#define SCALAR_RN_CALL_1(name) (g_ncombo == NCOMBO_RN ? scalar_rn_##name(o, res) : scalar_##name(o, res))
 static void run_scalar(mf_format F, const oracle_set *o, scalar_result *res)
 {
     switch (F) {
-#define EX_CASE(name, FMT, NC, BULK)                                                                                   \
-    case FMT: scalar_##name(o, res); break;
+#define EX_CASE(name, FMT, NC, BULK, CIRN)                                                                             \
+    case FMT: SCALAR_RN_CALL_##CIRN(name); break;
         EX_FORMATS(EX_CASE)
 #undef EX_CASE
     default: break;
@@ -292,7 +307,7 @@ START_TEST(test_scalar_sweep)
     ck_assert_ptr_nonnull(of);
     ck_assert_ptr_nonnull(o);
     ck_assert_ptr_nonnull(res);
-    build_tables(o, of, g_fmt->ncombo);
+    build_tables(o, of, g_ncombo);
     t0 = now_s(CLOCK_MONOTONIC);
     c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     run_scalar(g_fmt->fmt, o, res);
@@ -301,10 +316,10 @@ START_TEST(test_scalar_sweep)
     free_tables(o);
     free(o);
 
-    for (i = 0; i < g_fmt->ncombo; i++)
+    for (i = 0; i < g_ncombo; i++)
         printf("digest %s %s %s %016" PRIx64 "\n", g_fmt->tag, modes[i / 2].name, policy_names[i % 2], res->digest[i]);
-    printf("time %s scalar sweep, %d x 2^32 conversions: %.1f s wall, %.1f s cpu\n", g_fmt->tag, g_fmt->ncombo, dt, dc);
-    for (i = 0; i < g_fmt->ncombo; i++)
+    printf("time %s scalar sweep, %d x 2^32 conversions: %.1f s wall, %.1f s cpu\n", g_fmt->tag, g_ncombo, dt, dc);
+    for (i = 0; i < g_ncombo; i++)
         if (res->bad[i]) {
             failed = 1;
             printf("FAIL %s %s %s: %" PRIu64 " inputs differ from the oracle; first 0x%08" PRIx32 ": got 0x%" PRIx32
@@ -417,7 +432,7 @@ EX_FORCE_INLINE void bulk_sweep(mf_format F, mf_round R, mf_overflow O, const mf
         bulk_sweep(F, R, O, tab, stride, res);                                                                         \
     }
 
-#define EX_BULK_FN(name, F, NC, BULK) BULK_FN(name, F)
+#define EX_BULK_FN(name, F, NC, BULK, CIRN) BULK_FN(name, F)
 EX_FORMATS(EX_BULK_FN)
 #undef EX_BULK_FN
 
@@ -425,7 +440,7 @@ static void run_bulk(mf_format F, mf_round R, mf_overflow O, const mfo_bp *const
                      bulk_result *res)
 {
     switch (F) {
-#define EX_CASE(name, FMT, NC, BULK)                                                                                   \
+#define EX_CASE(name, FMT, NC, BULK, CIRN)                                                                             \
     case FMT: bulk_##name(R, O, tab, stride, res); break;
         EX_FORMATS(EX_CASE)
 #undef EX_CASE
@@ -676,7 +691,7 @@ static Suite *exhaustive_suite(int bulk_only)
     tcase_set_timeout(tc, SWEEP_TIMEOUT);
     suite_add_tcase(s, tc);
     tc = tcase_create("bulk");
-    tcase_add_loop_test(tc, test_bulk_sweep, 0, g_fmt->ncombo);
+    tcase_add_loop_test(tc, test_bulk_sweep, 0, g_ncombo);
     tcase_set_timeout(tc, SWEEP_TIMEOUT);
     suite_add_tcase(s, tc);
     return s;
@@ -727,6 +742,11 @@ int main(int argc, char **argv)
     if (!g_fmt) {
         fprintf(stderr, "unknown format %s\n", argv[1]);
         return 2;
+    }
+    g_ncombo = g_fmt->ncombo;
+    if (g_fmt->rn_in_ci && !(getenv("MF_EXHAUSTIVE_SHARD") && strcmp(getenv("MF_EXHAUSTIVE_SHARD"), "all") == 0)) {
+        g_ncombo = NCOMBO_RN;
+        printf("%s: rn under both policies (MF_EXHAUSTIVE_SHARD=all for every mode)\n", argv[1]);
     }
     g_backend_only = argc == 3;
     if (g_backend_only) {
