@@ -358,7 +358,7 @@ static int settle(dataset *ds, void *buf)
 static int load_npy(const options *o, dataset *ds)
 {
     cli_npy_array a;
-    char err[400], shape[160];
+    char err[CLI_NPY_ERR_SIZE], shape[160];
     const mf_format hint = o->have_dtype ? o->dtype : CLI_NPY_NO_HINT;
     int rc;
     if (is_stdin(o->path)) { /* a .npy on standard input: read whole, then parsed as a file would be */

@@ -512,7 +512,7 @@ static int open_input(conv *c, const char *path)
 /* The .npy input read whole into *a; from_opt: --from, or NULL. 0, or an error (exit status). */
 static int load_npy(conv *c, const char *from_opt, cli_npy_array *a)
 {
-    char err[400];
+    char err[CLI_NPY_ERR_SIZE];
     const mf_format hint = from_opt ? c->from : CLI_NPY_NO_HINT;
     int rc = cli_npy_read_stream(c->in, c->peek, c->npeek, hint, a, err, sizeof err);
     c->ipeek = c->npeek;

@@ -44,6 +44,8 @@
 #define CLI_NPY_MAX_HEADER 65536u
 /* No hint: a '<V1' or '|u1' file is refused as ambiguous. */
 #define CLI_NPY_NO_HINT ((mf_format)-1)
+/* Room for any message of these functions: the ambiguous-dtype one names every format of 8 bits or fewer */
+#define CLI_NPY_ERR_SIZE 1024
 
 enum {
     CLI_NPY_OK = 0,
