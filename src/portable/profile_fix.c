@@ -147,7 +147,7 @@ static void enc_e8m0(const mf__enc_fix *x, void *dst, const void *src, int src64
  * would make the compiler widen every lane). Inlined, so that an equality (m all ones, span 0) compiles to
  * one compare a vector. */
 #define ANY_IN_RANGE(name, T)                                                                                      \
-    MF_FORCE_INLINE int name(const unsigned char *p, size_t n, uint32_t m32, uint32_t lo32, uint32_t span32)       \
+    MF_FORCE_INLINE int name(const unsigned char *p, size_t n, uint64_t m32, uint64_t lo32, uint64_t span32)       \
     {                                                                                                              \
         const T m = (T)m32, lo = (T)lo32, span = (T)span32;                                                        \
         const size_t q = n / 4;                                                                                    \
@@ -170,6 +170,7 @@ static void enc_e8m0(const mf__enc_fix *x, void *dst, const void *src, int src64
         return (a0 | a1 | a2 | a3) != 0;                                                                           \
     }
 
+ANY_IN_RANGE(any_u64, uint64_t)
 ANY_IN_RANGE(any_u32, uint32_t)
 ANY_IN_RANGE(any_u16, uint16_t)
 ANY_IN_RANGE(any_u8, uint8_t)
@@ -233,10 +234,24 @@ static void enc_sign_u8(void *dst, int src64, int keep_nan, const void *src, siz
 /* Lanes a block: a block with no lane to rewrite costs one scan; a NaN now and then costs a block's rewrite. */
 enum { BLOCK = 128 };
 
+/* May one of the n lanes (results at dp, sources at sp) need a rewrite? Every lane a profile rewrites (e8m0's
+ * aside) is a NaN input or an e4m3 overflow, and holds the format's NaN code in the default's result, so the
+ * result is scanned; but a format without NaNs (FP6, FP4: kind none) writes +max for a NaN, which data with
+ * overflows holds in every block, and rewrites only its NaN inputs: those are found in the source. */
+static int enc_marked(int none, const unsigned char *dp, int w, uint32_t nc, const unsigned char *sp, int src64,
+                      size_t n)
+{
+    if (!none)
+        return any_code(dp, w, n, nc);
+    return src64 ? any_u64(sp, n, 0x7FFFFFFFFFFFFFFFu, 0x7FF0000000000001u, 0x000FFFFFFFFFFFFEu)
+                 : any_u32(sp, n, 0x7FFFFFFFu, 0x7F800001u, 0x007FFFFEu);
+}
+
 static void enc_apply(const mf__enc_fix *x, mf_format d, void *dst, int src64, const void *src, size_t n)
 {
-    const int w = mf__fmt_store_bits(d);
+    const int w = mf__fmt_store_bits(d), none = mf__fmt_get(d).kind == MF__KIND_NONE;
     const uint32_t nc = (uint32_t)mf__fmt_nan_code(mf__fmt_get(d));
+    const size_t sw = src64 ? 8 : 4;
     unsigned char *dp = (unsigned char *)dst;
     const unsigned char *sp = (const unsigned char *)src;
     size_t b;
@@ -249,7 +264,8 @@ static void enc_apply(const mf__enc_fix *x, mf_format d, void *dst, int src64, c
     { /* the first block, then the rest in one pass (a scan a block costs a setup a block); where the first block
        * has a lane to rewrite, as e4m3's overflows make common, the rest goes unscanned */
         const size_t m = n < BLOCK ? n : BLOCK;
-        if (!any_code(dp, w, m, nc) && !any_code(dp + mf__storage_bytes(d, m), w, n - m, nc))
+        if (!enc_marked(none, dp, w, nc, sp, src64, m) &&
+            !enc_marked(none, dp + mf__storage_bytes(d, m), w, nc, sp + m * sw, src64, n - m))
             return; /* no lane to rewrite */
     }
     if (x->sign_only) {
@@ -259,8 +275,8 @@ static void enc_apply(const mf__enc_fix *x, mf_format d, void *dst, int src64, c
     for (b = 0; b < n; b += BLOCK) {
         const size_t m = n - b < BLOCK ? n - b : BLOCK;
         unsigned char *o = dp + mf__storage_bytes(d, b);
-        const unsigned char *in = sp + b * (src64 ? 8 : 4);
-        if (!any_code(o, w, m, nc))
+        const unsigned char *in = sp + b * sw;
+        if (!enc_marked(none, o, w, nc, in, src64, m))
             continue;
         switch (w) {
         case 32: enc_f64_u32(x, o, in, m); break; /* f32 from f64 */
