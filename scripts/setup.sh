@@ -8,9 +8,10 @@
 #                              exhaustive, hygiene, cuda (skips without a GPU), fuzz replay, cli,
 #                              package), the sanitizer and fuzzer steps below, and the unit tier
 #                              cross-built for aarch64 under qemu-user when the cross tools are there
-#   scripts/setup.sh test-all  the same, with every backend's exhaustive sweep over all 2^32 inputs
-#                              (CI sweeps the portable core and the best backend fully, the others by
-#                              a rotating sixteenth: tests/exhaustive.cmake)
+#   scripts/setup.sh test-all  the same, with every exhaustive sweep over all 2^32 inputs in every mode
+#                              (CI sweeps the portable core in rn and the best backend fully, the portable
+#                              core's other modes and the other backends by a rotating sixteenth:
+#                              tests/exhaustive.cmake)
 #   scripts/setup.sh asan      the unit, fuzz and cli tiers under AddressSanitizer + UBSan (build-asan)
 #   scripts/setup.sh tsan      a process's first conversions from several threads, and mf_gemm's threads, under ThreadSanitizer
 #   scripts/setup.sh python    the Python package: pip install ./python into build-venv, then its pytest tests

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Exhaustive tier: all 2^32 binary32 inputs, one ctest test per destination format so that
 # `ctest -j` spreads the formats over the cores. Each test converts every input with mf_from_f32 in
-# rn, rna, rz, ru and rd under both overflow policies against the breakpoint oracle
+# rn, rna, rz, ru and rd under both overflow policies (in CI rn on every input and the other modes on the
+# day's sixteenth, CI time; MF_EXHAUSTIVE_SHARD=all: every input in every mode) against the breakpoint oracle
 # (tests/oracle/breakpoints.c), checks the bulk mf_convert against the same oracle (all inputs for
 # rn, 1/16 of them for the other modes) and prints one `digest <fmt> <mode> <policy> <hex>` line
 # per sweep. The FNUZ and IEEE-style FP8 formats (e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4) are

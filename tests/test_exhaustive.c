@@ -3,7 +3,8 @@
  *
  * The scalar sweep visits all 2^32 inputs once, in bit-pattern order, and converts each with the
  * inline mf_from_f32 in ten ways: rn, rna, rz, ru and rd, each under the IEEE and the saturating
- * overflow policy (the FNUZ and IEEE-style FP8 formats e4m3fnuz, e5m2fnuz, e4m3b11fnuz, e4m3ieee and
+ * overflow policy (in CI the modes other than rn on a sixteenth of the inputs, a different one each day;
+ * MF_EXHAUSTIVE_SHARD=all, as scripts/setup.sh test-all sets: every input in every mode; the FNUZ and IEEE-style FP8 formats e4m3fnuz, e5m2fnuz, e4m3b11fnuz, e4m3ieee and
  * e3m4: rn under both policies only, the two ways that CI time allows; their other modes are the
  * unit tier's, test_boundary and test_f64; P3109's conformance formats: every mode with
  * MF_EXHAUSTIVE_SHARD=all, rn only in CI). Each result is compared with the breakpoint oracle
@@ -122,6 +123,9 @@ static int g_backend_only;
 /* a backend's sweep over one sixteenth of the inputs: the chunks c with c % 16 == g_shard; -1: all */
 static int g_shard = -1;
 #define NSHARD 16u
+/* The portable scalar sweep's modes other than rn on one sixteenth of the inputs (chunks of SCHUNK, c % 16 ==
+ * g_scalar_shard; CI time), a different one each day; -1 (MF_EXHAUSTIVE_SHARD=all): every input in every mode */
+static int g_scalar_shard = -1;
 
 /* The format under test (set by main before the suite runs; forked tests inherit it). */
 static const fmt_entry *g_fmt;
@@ -177,7 +181,7 @@ static void free_tables(oracle_set *o)
 
 typedef struct {
     uint64_t visited;
-    uint64_t digest[NCOMBO], bad[NCOMBO];
+    uint64_t digest[NCOMBO], bad[NCOMBO], swept[NCOMBO]; /* swept: the inputs a combo was checked on */
     uint32_t s1[NCOMBO], s2[NCOMBO]; /* the digest sums of the current block */
     uint32_t first_in[NCOMBO], first_got[NCOMBO], first_want[NCOMBO];
 } scalar_result;
@@ -209,59 +213,75 @@ static EX_NOINLINE void account_mismatches(mf_format F, int nc, uint32_t base, u
 /* F and NC (the combos 0 .. NC - 1: NCOMBO or NCOMBO_RN) are constants at every call site. The hot
  * loop only converts and compares; a block's digest sums come from the runs of equal expected codes
  * (O(1) per run), corrected on a mismatch. */
+/* The chunk c of SCHUNK inputs for the combos 0 .. NC - 1 (k: the oracle tables' cursors) */
+EX_FORCE_INLINE void scalar_chunk(mf_format F, const uint32_t NC, const oracle_set *o, scalar_result *res, uint32_t c,
+                                  size_t *k)
+{
+    const int neg = (int)(c >> 17);
+    const uint32_t base = c * SCHUNK, ubase = base & 0x7FFFFFFFu;
+    uint32_t j0 = 0, j, i;
+    for (i = 0; i < NC; i++)
+        res->s1[i] = res->s2[i] = 0;
+    while (j0 < SCHUNK) {
+        uint32_t want[NCOMBO], j1 = SCHUNK, acc = 0;
+        uint64_t n, jsum;
+        for (i = 0; i < NC; i++) { /* cut the block where any expected code changes */
+            const mfo_bp *t = &o->tab[i][neg];
+            while (t->start[k[i] + 1] <= ubase + j0)
+                k[i]++;
+            want[i] = t->code[k[i]];
+            if (t->start[k[i] + 1] - ubase < j1)
+                j1 = t->start[k[i] + 1] - ubase;
+        }
+        for (j = j0; j < j1; j++) {
+            const float x = f32_from_bits(base | j);
+            EX_CONV(0, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);
+            EX_CONV(1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE);
+            if (NC == NCOMBO) { /* a constant: the rn-only sweeps have no branch here */
+                EX_CONV(2, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_IEEE);
+                EX_CONV(3, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_SATURATE);
+                EX_CONV(4, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_IEEE);
+                EX_CONV(5, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_SATURATE);
+                EX_CONV(6, MF_ROUND_UP, MF_OVERFLOW_IEEE);
+                EX_CONV(7, MF_ROUND_UP, MF_OVERFLOW_SATURATE);
+                EX_CONV(8, MF_ROUND_DOWN, MF_OVERFLOW_IEEE);
+                EX_CONV(9, MF_ROUND_DOWN, MF_OVERFLOW_SATURATE);
+            }
+            res->visited++;
+        }
+        n = j1 - j0;
+        jsum = (uint64_t)(j0 + j1 - 1) * n / 2; /* j0 + ... + (j1 - 1) */
+        for (i = 0; i < NC; i++) {
+            res->s1[i] += (uint32_t)(want[i] * n);
+            res->s2[i] += (uint32_t)(want[i] * jsum);
+        }
+        if (acc)
+            account_mismatches(F, (int)NC, base, j0, j1, want, res);
+        j0 = j1;
+    }
+    for (i = 0; i < NC; i++) {
+        res->digest[i] += mix64(((uint64_t)res->s2[i] << 32 | res->s1[i]) + (uint64_t)c * 0x9E3779B97F4A7C15u);
+        res->swept[i] += SCHUNK;
+    }
+}
+
+/* F and NC (the combos 0 .. NC - 1: NCOMBO or NCOMBO_RN) are constants at every call site. The hot
+ * loop only converts and compares; a block's digest sums come from the runs of equal expected codes
+ * (O(1) per run), corrected on a mismatch. With g_scalar_shard >= 0 the modes other than rn take the
+ * chunks c with c % NSHARD == g_scalar_shard only (their cursors catch up in the next chunk they take). */
 EX_FORCE_INLINE void scalar_sweep(mf_format F, const uint32_t NC, const oracle_set *o, scalar_result *res)
 {
     size_t k[NCOMBO] = {0};
     uint32_t c, i;
 
     for (c = 0; c < ((uint64_t)1 << 32) / SCHUNK; c++) {
-        const int neg = (int)(c >> 17);
-        const uint32_t base = c * SCHUNK, ubase = base & 0x7FFFFFFFu;
-        uint32_t j0 = 0, j;
         if ((c & 0x1FFFFu) == 0) /* a new sign: magnitudes start again from zero */
             for (i = 0; i < NC; i++)
                 k[i] = 0;
-        for (i = 0; i < NC; i++)
-            res->s1[i] = res->s2[i] = 0;
-        while (j0 < SCHUNK) {
-            uint32_t want[NCOMBO], j1 = SCHUNK, acc = 0;
-            uint64_t n, jsum;
-            for (i = 0; i < NC; i++) { /* cut the block where any expected code changes */
-                const mfo_bp *t = &o->tab[i][neg];
-                while (t->start[k[i] + 1] <= ubase + j0)
-                    k[i]++;
-                want[i] = t->code[k[i]];
-                if (t->start[k[i] + 1] - ubase < j1)
-                    j1 = t->start[k[i] + 1] - ubase;
-            }
-            for (j = j0; j < j1; j++) {
-                const float x = f32_from_bits(base | j);
-                EX_CONV(0, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);
-                EX_CONV(1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE);
-                if (NC == NCOMBO) { /* a constant: the rn-only sweeps have no branch here */
-                    EX_CONV(2, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_IEEE);
-                    EX_CONV(3, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_SATURATE);
-                    EX_CONV(4, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_IEEE);
-                    EX_CONV(5, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_SATURATE);
-                    EX_CONV(6, MF_ROUND_UP, MF_OVERFLOW_IEEE);
-                    EX_CONV(7, MF_ROUND_UP, MF_OVERFLOW_SATURATE);
-                    EX_CONV(8, MF_ROUND_DOWN, MF_OVERFLOW_IEEE);
-                    EX_CONV(9, MF_ROUND_DOWN, MF_OVERFLOW_SATURATE);
-                }
-                res->visited++;
-            }
-            n = j1 - j0;
-            jsum = (uint64_t)(j0 + j1 - 1) * n / 2; /* j0 + ... + (j1 - 1) */
-            for (i = 0; i < NC; i++) {
-                res->s1[i] += (uint32_t)(want[i] * n);
-                res->s2[i] += (uint32_t)(want[i] * jsum);
-            }
-            if (acc)
-                account_mismatches(F, (int)NC, base, j0, j1, want, res);
-            j0 = j1;
-        }
-        for (i = 0; i < NC; i++)
-            res->digest[i] += mix64(((uint64_t)res->s2[i] << 32 | res->s1[i]) + (uint64_t)c * 0x9E3779B97F4A7C15u);
+        if (NC == NCOMBO && g_scalar_shard >= 0 && c % NSHARD != (uint32_t)g_scalar_shard)
+            scalar_chunk(F, NCOMBO_RN, o, res, c, k);
+        else
+            scalar_chunk(F, NC, o, res, c, k);
     }
 }
 
@@ -317,8 +337,18 @@ START_TEST(test_scalar_sweep)
     free(o);
 
     for (i = 0; i < g_ncombo; i++)
-        printf("digest %s %s %s %016" PRIx64 "\n", g_fmt->tag, modes[i / 2].name, policy_names[i % 2], res->digest[i]);
-    printf("time %s scalar sweep, %d x 2^32 conversions: %.1f s wall, %.1f s cpu\n", g_fmt->tag, g_ncombo, dt, dc);
+        if (res->swept[i] == (uint64_t)1 << 32)
+            printf("digest %s %s %s %016" PRIx64 "\n", g_fmt->tag, modes[i / 2].name, policy_names[i % 2],
+                   res->digest[i]);
+        else /* a digest of the shard's chunks: not comparable with a full sweep's */
+            printf("digest %s %s %s shard %d of %u: %016" PRIx64 "\n", g_fmt->tag, modes[i / 2].name,
+                   policy_names[i % 2], g_scalar_shard, NSHARD, res->digest[i]);
+    {
+        double conv = 0;
+        for (i = 0; i < g_ncombo; i++)
+            conv += (double)res->swept[i] / 4294967296.0;
+        printf("time %s scalar sweep, %.3g x 2^32 conversions: %.1f s wall, %.1f s cpu\n", g_fmt->tag, conv, dt, dc);
+    }
     for (i = 0; i < g_ncombo; i++)
         if (res->bad[i]) {
             failed = 1;
@@ -330,6 +360,9 @@ START_TEST(test_scalar_sweep)
     fflush(stdout);
     ck_assert_msg(res->visited == (uint64_t)1 << 32, "%s: visited %" PRIu64 " inputs, want 2^32", g_fmt->tag,
                   res->visited);
+    for (i = 0; i < g_ncombo; i++)
+        ck_assert_uint_eq(res->swept[i], i < NCOMBO_RN || g_scalar_shard < 0 ? (uint64_t)1 << 32
+                                                                                : ((uint64_t)1 << 32) / NSHARD);
     ck_assert_msg(!failed, "%s: mf_from_f32 differs from the oracle (see the FAIL lines)", g_fmt->tag);
     free(res);
 }
@@ -744,6 +777,16 @@ int main(int argc, char **argv)
         return 2;
     }
     g_ncombo = g_fmt->ncombo;
+    {
+        const char *e = getenv("MF_EXHAUSTIVE_SHARD");
+        g_scalar_shard = e && strcmp(e, "all") == 0 ? -1
+                         : e && *e                 ? (int)(strtoul(e, NULL, 10) % NSHARD)
+                                                   : (int)((unsigned long)(time(NULL) / 86400) % NSHARD);
+    }
+    if (argc == 2 && g_ncombo == NCOMBO && g_scalar_shard >= 0)
+        printf("%s: the scalar sweep in rn on every input, in the other modes on shard %d of %u (chunks of %u inputs c "
+               "with c %% %u == %d; MF_EXHAUSTIVE_SHARD=all for every input)\n",
+               argv[1], g_scalar_shard, NSHARD, SCHUNK, NSHARD, g_scalar_shard);
     if (g_fmt->rn_in_ci && !(getenv("MF_EXHAUSTIVE_SHARD") && strcmp(getenv("MF_EXHAUSTIVE_SHARD"), "all") == 0)) {
         g_ncombo = NCOMBO_RN;
         printf("%s: rn under both policies (MF_EXHAUSTIVE_SHARD=all for every mode)\n", argv[1]);
