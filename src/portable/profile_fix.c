@@ -147,9 +147,9 @@ static void enc_e8m0(const mf__enc_fix *x, void *dst, const void *src, int src64
  * would make the compiler widen every lane). Inlined, so that an equality (m all ones, span 0) compiles to
  * one compare a vector. */
 #define ANY_IN_RANGE(name, T)                                                                                      \
-    MF_FORCE_INLINE int name(const unsigned char *p, size_t n, uint64_t m32, uint64_t lo32, uint64_t span32)       \
+    MF_FORCE_INLINE int name(const unsigned char *p, size_t n, uint64_t m64, uint64_t lo64, uint64_t span64)       \
     {                                                                                                              \
-        const T m = (T)m32, lo = (T)lo32, span = (T)span32;                                                        \
+        const T m = (T)m64, lo = (T)lo64, span = (T)span64;                                                        \
         const size_t q = n / 4;                                                                                    \
         T a0 = 0, a1 = 0, a2 = 0, a3 = 0, v0, v1, v2, v3;                                                          \
         size_t i;                                                                                                  \
