@@ -74,10 +74,10 @@ static size_t in_read(conv *c, void *buf, size_t n)
 
 static int in_getc(conv *c) { return c->ipeek < c->npeek ? c->peek[c->ipeek++] : getc(c->in); }
 
-/* Code of element i of an array in mf_convert's layout. */
 /* two codes a byte in arrays (e2m1, binary4p2sf), element 0 in the low nibble */
 static int packed4(mf_format f) { return mf_storage_bytes(f, 2) == 1; }
 
+/* Code of element i of an array in mf_convert's layout. */
 static uint64_t get_code(mf_format f, const unsigned char *buf, size_t i)
 {
     uint64_t u64;
