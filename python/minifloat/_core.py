@@ -640,9 +640,30 @@ def _raise_convert(rc: int, func: str, sfmt: Format, dfmt: Format, round, profil
     raise Error(rc, func, None, argument, rule, library=True)
 
 
+def _fast_tables():
+    """fast_convert's tables (_native.c): the wrapper's own lookups, as values, for the names and dtypes known at
+    import; a call with any other key takes the wrapper's path."""
+    dst = {}
+    for tag in formats():
+        f = _format_from_name(tag)
+        dst[tag] = (f.value, f.array_dtype)
+        if f.dtype is not None:
+            dst[f.dtype] = (f.value, f.array_dtype)
+    src = {dtype: f.value for dtype, f in _FORMAT_BY_ARRAY_DTYPE.items()}
+    return np.ndarray, np.empty, src, dst, dict(_ROUNDS), dict(_PROFILES)
+
+
+_fast_convert = getattr(_native, "fast_convert", None)
+if _fast_convert is not None:
+    _native.fast_setup(*_fast_tables())
+
+
 def _converter(func: str, x_name: str, src_name: str):
     """convert's body, with the names its errors give the function and the arguments (decode runs it as "decode"
-    with "codes" and "fmt"). A closure rather than a shared helper: the one-element call saves a Python frame."""
+    with "codes" and "fmt"). A closure rather than a shared helper: the one-element call saves a Python frame.
+    The common call runs in C from start to finish (fast_convert); it declines every other one, and every one
+    the library refuses, with NotImplemented, and the body below then checks and names the argument at fault."""
+    fast = _fast_convert
 
     def convert(
         x,
@@ -658,8 +679,12 @@ def _converter(func: str, x_name: str, src_name: str):
         threads: int = 0,
         out: Optional[np.ndarray] = None,
     ):
+        if fast is not None:
+            res = fast(x, to, src, round, saturate, profile, seed, sr_offset, stats, threads, out)
+            if res is not NotImplemented:
+                return res
         # The fast path of every argument is one identity test or dict lookup; the helpers check and name the
-        # argument when it fails (the one-element call's time is mostly here: python/bench).
+        # argument when it fails.
         if type(x) is not np.ndarray:
             x = np.asarray(x)
         sfmt = _FORMAT_BY_ARRAY_DTYPE.get(x.dtype) if src is None else None
@@ -753,6 +778,10 @@ def decode(codes_, fmt: Optional[FormatLike] = None, to: FormatLike = "f32", *, 
         if dfmt.name not in ("f32", "f64"):
             raise arg_error("decode", "to", f"to={to!r}: decode gives f32 or f64 (exact); use convert() to round "
                                             f"into {dfmt.name}", E_FORMAT)
+    if _fast_convert is not None:  # as _decode's first step, a Python frame sooner
+        res = _fast_convert(codes_, to, fmt, "rn", False, profile, 0, 0, False, 0, out)
+        if res is not NotImplemented:
+            return res
     return _decode(codes_, to, src=fmt, profile=profile, out=out)
 
 

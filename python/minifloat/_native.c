@@ -277,6 +277,155 @@ static PyObject *py_convert(PyObject *self, PyObject *const *args, Py_ssize_t na
     return want_stats ? stats_tuple(rc, &st) : PyLong_FromLong(rc);
 }
 
+/* ---- convert's fast path: the whole call in C ------------------------------------------------------------
+ * A one-element call spent most of its microsecond in the Python wrapper's argument checks (python/bench). The
+ * common call (an ndarray of a dtype the package knows, a format name it knows, keyword values of the exact
+ * types the defaults have, no src=, out= or stats) runs here from start to finish; any other call, and any call
+ * the C library refuses, returns NotImplemented and the wrapper runs as before, checking every argument and
+ * naming the one at fault. So this path adds no rule of its own: it takes the wrapper's tables (fast_setup). */
+static PyObject *fast_ndarray;  /* numpy.ndarray */
+static PyObject *fast_empty;    /* numpy.empty */
+static PyObject *fast_src;      /* dtype -> format value: the dtypes whose format needs no src= */
+static PyObject *fast_dst;      /* name or dtype -> (format value, result dtype) */
+static PyObject *fast_rounds;   /* name -> mode value */
+static PyObject *fast_profiles; /* name -> profile value */
+static PyObject *str_shape, *str_dtype;
+
+/* Below this many elements the call keeps the GIL: releasing and taking it back costs more than the work. */
+enum { FAST_GIL_MIN = 16384 };
+
+/* fast_setup(ndarray, empty, src_formats, dst_formats, rounds, profiles) */
+static PyObject *py_fast_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (check_nargs(nargs, 6, "fast_setup") < 0)
+        return NULL;
+    for (int i = 2; i < 6; i++)
+        if (!PyDict_Check(args[i])) {
+            PyErr_SetString(PyExc_TypeError, "minifloat._native.fast_setup: tables must be dicts");
+            return NULL;
+        }
+    PyObject **slots[6] = {&fast_ndarray, &fast_empty, &fast_src, &fast_dst, &fast_rounds, &fast_profiles};
+    for (int i = 0; i < 6; i++) {
+        Py_INCREF(args[i]);
+        Py_XSETREF(*slots[i], args[i]);
+    }
+    if (str_shape == NULL && (str_shape = PyUnicode_InternFromString("shape")) == NULL)
+        return NULL;
+    if (str_dtype == NULL && (str_dtype = PyUnicode_InternFromString("dtype")) == NULL)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* The small non-negative int in a table, or -1 (absent, or not an exact str key where a name is wanted). */
+static long fast_lookup(PyObject *table, PyObject *key) {
+    PyObject *v = PyUnicode_CheckExact(key) ? PyDict_GetItemWithError(table, key) : NULL;
+    return v != NULL && PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
+}
+
+/* An exact int in [0, 2^64) into *out; 0 for anything else (the wrapper then checks it) */
+static int fast_u64(PyObject *o, uint64_t *out) {
+    if (!PyLong_CheckExact(o))
+        return 0;
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = (uint64_t)v;
+    return 1;
+}
+
+/* fast_convert(x, to, src, round, saturate, profile, seed, sr_offset, stats, threads, out) -> the result array,
+ * or NotImplemented (the arguments of convert, in its order). */
+static PyObject *py_fast_convert(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    PyObject *x = args[0], *dtype, *dst, *shape, *res, *call[2];
+    long sfmt, dfmt, round, profile, threads;
+    mf_opts o;
+    Py_buffer sv, dv;
+    layout l;
+    int rc;
+    size_t n;
+    if (nargs != 11 || fast_empty == NULL || (PyObject *)Py_TYPE(x) != fast_ndarray || args[2] != Py_None ||
+        args[8] != Py_False || args[10] != Py_None || (args[4] != Py_False && args[4] != Py_True) ||
+        !PyLong_CheckExact(args[9]))
+        Py_RETURN_NOTIMPLEMENTED;
+    memset(&o, 0, sizeof o);
+    if (!fast_u64(args[6], &o.seed) || !fast_u64(args[7], &o.sr_offset))
+        Py_RETURN_NOTIMPLEMENTED;
+    threads = PyLong_AsLong(args[9]);
+    if (threads == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    round = fast_lookup(fast_rounds, args[3]);
+    profile = fast_lookup(fast_profiles, args[5]);
+    if (round < 0 || profile < 0 || threads < 0 || threads > INT32_MAX)
+        goto slow;
+    if ((dtype = PyObject_GetAttr(x, str_dtype)) == NULL)
+        return NULL;
+    {
+        PyObject *v = PyDict_GetItemWithError(fast_src, dtype);
+        Py_DECREF(dtype);
+        sfmt = v != NULL && PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
+    }
+    dst = PyDict_GetItemWithError(fast_dst, args[1]); /* any hashable key; unhashable ones raise: the wrapper's */
+    if (dst == NULL || sfmt < 0 || sfmt >= n_formats || !PyTuple_CheckExact(dst) || PyTuple_GET_SIZE(dst) != 2)
+        goto slow;
+    dfmt = PyLong_AsLong(PyTuple_GET_ITEM(dst, 0));
+    if (dfmt < 0 || dfmt >= n_formats)
+        goto slow;
+    o.round = (mf_round)round;
+    o.overflow = args[4] == Py_True ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE;
+    o.profile = (mf_profile)profile;
+    o.threads = (int)threads;
+    if (PyObject_GetBuffer(x, &sv, PyBUF_SIMPLE) < 0) /* not C-contiguous: the wrapper copies it */
+        goto slow;
+    if (sv.len % elem_bytes[sfmt] != 0) {
+        PyBuffer_Release(&sv);
+        goto slow;
+    }
+    n = (size_t)sv.len / (size_t)elem_bytes[sfmt];
+    if ((shape = PyObject_GetAttr(x, str_shape)) == NULL) {
+        PyBuffer_Release(&sv);
+        return NULL;
+    }
+    call[0] = shape;
+    call[1] = PyTuple_GET_ITEM(dst, 1);
+    res = PyObject_Vectorcall(fast_empty, call, 2, NULL);
+    Py_DECREF(shape);
+    if (res == NULL) {
+        PyBuffer_Release(&sv);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(res, &dv, PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&sv);
+        Py_DECREF(res);
+        return NULL;
+    }
+    if (n >= FAST_GIL_MIN) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = layout_begin(&l, (int)dfmt, dv.buf, (int)sfmt, sv.buf, n);
+        if (rc == 0)
+            rc = mf_convert((mf_format)dfmt, l.dst, (mf_format)sfmt, l.src, n, &o);
+        layout_end(&l, dv.buf, n, rc);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = layout_begin(&l, (int)dfmt, dv.buf, (int)sfmt, sv.buf, n);
+        if (rc == 0)
+            rc = mf_convert((mf_format)dfmt, l.dst, (mf_format)sfmt, l.src, n, &o);
+        layout_end(&l, dv.buf, n, rc);
+    }
+    PyBuffer_Release(&dv);
+    PyBuffer_Release(&sv);
+    if (rc == MF_OK)
+        return res;
+    Py_DECREF(res); /* refused: the wrapper finds out why and says so */
+slow:
+    PyErr_Clear(); /* a lookup's error (an unhashable `to`): the wrapper's to name */
+    Py_RETURN_NOTIMPLEMENTED;
+}
+
 /* first_bad_code(codes, n, bits) -> index of the first byte with a bit set at or above `bits`, or -1. */
 static PyObject *py_first_bad_code(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
@@ -592,6 +741,10 @@ static PyObject *py_fp8_block_quantize(PyObject *self, PyObject *const *args, Py
 
 static PyMethodDef methods[] = {
     {"convert", (PyCFunction)(void (*)(void))py_convert, METH_FASTCALL, "mf_convert over buffers"},
+    {"fast_setup", (PyCFunction)(void (*)(void))py_fast_setup, METH_FASTCALL,
+     "fast_setup(ndarray, empty, src_formats, dst_formats, rounds, profiles): fast_convert's tables"},
+    {"fast_convert", (PyCFunction)(void (*)(void))py_fast_convert, METH_FASTCALL,
+     "convert's common call from start to finish, or NotImplemented"},
     {"first_bad_code", (PyCFunction)(void (*)(void))py_first_bad_code, METH_FASTCALL,
      "index of the first code with bits at or above `bits` set, or -1"},
     {"amax", (PyCFunction)(void (*)(void))py_amax, METH_FASTCALL, "mf_amax over a buffer"},
