@@ -477,7 +477,7 @@ static uint64_t scalar_result(mf_profile p, mf_format d, mf_format s, uint64_t c
 START_TEST(test_bulk_every_pair)
 {
     static const mf_profile profs[4] = {MF_PROFILE_CUDA, MF_PROFILE_ML_DTYPES, MF_PROFILE_TORCH, MF_PROFILE_ONNX};
-    static unsigned char in[NIN * 8 + 2], out[NIN * 8 + 2];
+    static unsigned char in[NIN * 8 + 2], out[NIN * 8 + 2], out_nc[NIN * 8 + 2];
     const mf_profile p = profs[_i];
     size_t si, di, i;
     uint64_t calls = 0;
@@ -509,8 +509,14 @@ START_TEST(test_bulk_every_pair)
                         o.round = (mf_round)r;
                         o.overflow = (mf_overflow)ov;
                         o.profile = p;
+                        o.stats = NULL; /* without counts first: another path (the marking kernels) */
+                        memset(out_nc, 0xA5, sizeof out_nc);
+                        ck_assert_int_eq(mf_convert(d, out_nc + 1, s, in + 1, n, &o), MF_OK);
                         o.stats = &st;
                         ck_assert_int_eq(mf_convert(d, out + 1, s, in + 1, n, &o), MF_OK);
+                        MF_EXPECT(!memcmp(out, out_nc, sizeof out), "%s %s -> %s %s %s, %zu elements: the bytes "
+                                  "with counts and without differ", mf_profile_name(p), mf_format_name(s),
+                                  mf_format_name(d), mf_round_name((mf_round)r), mf_overflow_name((mf_overflow)ov), n);
                         calls++;
                         for (i = 0; i < n; i++) {
                             unsigned char rs[8], one[8];
@@ -588,6 +594,12 @@ START_TEST(test_bulk_all_nan)
                 MF_EXPECT(load_elem(f, out, i) == mf_from_f32_profile(profs[k], f, x[i], RN, IE), "%s %s NaN %zu",
                           mf_profile_name(profs[k]), mf_format_name(f), i);
             ck_assert_uint_eq(st.nan, N);
+            o.stats = NULL; /* another path: the marking kernels */
+            memset(out, 0, sizeof out);
+            ck_assert_int_eq(mf_convert(f, out, MF_FP32, x, N, &o), MF_OK);
+            for (i = 0; i < N; i++)
+                MF_EXPECT(load_elem(f, out, i) == mf_from_f32_profile(profs[k], f, x[i], RN, IE),
+                          "%s %s NaN %zu, no counts", mf_profile_name(profs[k]), mf_format_name(f), i);
         }
     }
 }
@@ -711,6 +723,12 @@ START_TEST(test_bulk_long)
         }
         MF_EXPECT(!memcmp(out1, out3, NLONG * 8 + 1), "%s %s -> %s: one thread and three differ", mf_profile_name(p),
                   mf_format_name(s), mf_format_name(d));
+        o.threads = 1; /* without counts: another path (the marking kernels, in one call) */
+        o.stats = NULL;
+        memset(out3, 0xA5, NLONG * 8 + 1);
+        ck_assert_int_eq(mf_convert(d, out3, s, in, NLONG, &o), MF_OK);
+        MF_EXPECT(!memcmp(out1, out3, NLONG * 8 + 1), "%s %s -> %s: with counts and without differ",
+                  mf_profile_name(p), mf_format_name(s), mf_format_name(d));
         MF_EXPECT(out3[mf_storage_bytes(d, NLONG)] == 0xA5 && (d != MF_FP4_E2M1 || out3[NLONG / 2] >> 4 == 0xA),
                   "%s %s -> %s: written past the end", mf_profile_name(p), mf_format_name(s), mf_format_name(d));
         MF_EXPECT(!memcmp(&st1, &st3, sizeof st1), "%s %s -> %s: one thread's counts and three's differ",

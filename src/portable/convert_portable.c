@@ -188,4 +188,4 @@ static void plan_portable(mf__plan *p, mf_format d, const void *dst, mf_format s
     p->stream = 0;
 }
 
-const mf__backend mf__backend_portable = {"portable", NULL, {0}, convert_portable, plan_portable};
+const mf__backend mf__backend_portable = {"portable", NULL, {0}, convert_portable, plan_portable, NULL};

@@ -5,7 +5,10 @@
  * policy and a few special cases (minifloat/detail/profile.h). So each chunk of CHUNK elements is converted by
  * the fastest backend's default kernels, under the policy the profile implies, and then loops over the
  * chunk's source and result (profile_fix.c, built for the active backend's ISA) rewrite the lanes the profile
- * treats differently:
+ * treats differently. Where those are the NaN inputs' lanes alone and the backend has a marking kernel for the
+ * call (mf__backend.convert_marked: f32 -> f16 and bf16 on the direct path), the kernel itself calls the rewrite
+ * for the steps it mended, so the result is neither scanned nor cut into chunks; a pair with nothing to rewrite
+ * is one call of the default's kernels. What is rewritten:
  *   decoding (into f32, f64)    NaN codes, as the system decodes them (mf__dec_fix);
  *   rounding from f32 or f64    NaN inputs get the system's code (sign, some payload bits), an e4m3 NaN made
  *                               by an overflow or an infinity keeps the value's sign, and e8m0's rules
@@ -169,6 +172,8 @@ enum { MAX_PIECES = 64 }; /* mf__parallel_piece's most */
 typedef struct job {
     mf_format d, s, mid;
     int decode, two, count;
+    int plain;  /* one step, no lane to rewrite: the default's call over the whole piece */
+    int marked; /* one step whose rewrites are NaN inputs' lanes alone: the marking kernel, where there is one */
     step first, last;
     mf__dec_fix dx;
     mf__enc_fix ex, fx;
@@ -189,12 +194,59 @@ static const mf__pfix *fix_for(const mf__backend *b)
     return &mf__pfix_portable;
 }
 
+/* The marked steps' fix-up (mf__nan_marks) on a call over the range at out, in: marks that follow each other
+ * are fixed together, up to MARK_RUN lanes (still in L1), since each fix-up call costs a setup and a scan. */
+enum { MARK_RUN = 2048 };
+typedef struct marked_call {
+    const job *j;
+    unsigned char *out;
+    const unsigned char *in;
+    size_t from, to; /* the lanes marked and not yet fixed (from == to: none) */
+} marked_call;
+
+static void mark_flush(marked_call *c)
+{
+    const job *j = c->j;
+    if (c->to > c->from)
+        j->fix->enc(&j->ex, j->d, c->out + mf__storage_bytes(j->d, c->from), j->mid == MF_FP64,
+                    c->in + mf__storage_bytes(j->mid, c->from), c->to - c->from);
+    c->from = c->to;
+}
+
+static void mark_fix(const mf__nan_marks *m, size_t from, size_t to)
+{
+    marked_call *c = (marked_call *)m->ctx;
+    if (from != c->to || c->to - c->from >= MARK_RUN) {
+        mark_flush(c);
+        c->from = from;
+    }
+    c->to = to;
+}
+
 /* Elements [from, to) of the call, chunk by chunk; stats into *tp (NULL: none) */
 static void run_range(const job *j, size_t from, size_t to, mf_stats *tp)
 {
     const mf_format d = j->d, s = j->s, mid = j->mid;
     float tmp[CHUNK]; /* the two steps' f32 */
     size_t i;
+    if (j->plain) {
+        step_run(&j->last, d, j->out + mf__storage_bytes(d, from), s, j->in + mf__storage_bytes(s, from), to - from, tp);
+        return;
+    }
+    if (j->marked && !tp) { /* the kernel calls the fix-up for its steps that met a NaN: no scan, no chunks */
+        marked_call c;
+        mf__nan_marks mk;
+        c.j = j;
+        c.out = j->out + mf__storage_bytes(d, from);
+        c.in = j->in + mf__storage_bytes(s, from);
+        c.from = c.to = 0;
+        mk.mark = mark_fix;
+        mk.ctx = &c;
+        if (j->last.bk->convert_marked(d, c.out, s, c.in, to - from, &j->last.o, &mk)) {
+            mark_flush(&c);
+            return;
+        }
+    }
     for (i = from; i < to; i += CHUNK) {
         const size_t m = to - i < CHUNK ? to - i : CHUNK;
         unsigned char *dp = j->out + mf__storage_bytes(d, i);
@@ -254,6 +306,8 @@ void mf__convert_profile(mf_format d, void *dst, mf_format s, const void *src, s
         j.last = step_setup(d, j.mid, o->round, mf__profile_policy(p, d, o->overflow));
         j.ex = enc_setup(p, d, s == MF_FP64, o->round, o->overflow);
     }
+    j.plain = !j.two && (j.decode ? !j.dx.active : !j.ex.active);
+    j.marked = !j.two && !j.decode && !j.ex.e8m0 && !j.ex.fn_sign && j.last.bk->convert_marked != NULL;
     if (j.two && s == MF_FP64) { /* rn into f32, NaNs as cvtsd2ss */
         j.first = step_setup(MF_FP32, s, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);
         j.fx = enc_setup(p, MF_FP32, 1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);

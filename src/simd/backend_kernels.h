@@ -78,7 +78,7 @@ MF_V vu bk_hw16_clamp(vu u, const uint32_t maxbits)
  * the instructions give become +-max, mended in the codes just stored (in L1). */
 enum { BK_F16_BLK = 256 };
 MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const void *src, size_t n, const mf_round R,
-                         const int sat)
+                         const int sat, const mf__nan_marks *mk)
 {
     const int clamp = sat && S == MF_FP32, mend = sat && !clamp;
     const uint32_t maxbits = k_max_bits(bf16 ? MF_BF16 : MF_FP16);
@@ -104,9 +104,12 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
             hw_f16_plain(dst + j + 2 * MF_VL, u2, R);
             hw_f16_plain(dst + j + 3 * MF_VL, u3, R);
         }
-        if (m_any(hw_f16_special2(a0, a1)) || (clamp && m_any(v_gt_u(big, v_set1(maxbits << 1)))))
+        if (m_any(hw_f16_special2(a0, a1)) || (clamp && m_any(v_gt_u(big, v_set1(maxbits << 1))))) {
             for (j = i; j < i + BK_F16_BLK; j += MF_VL)
                 hw_f16_fix(dst + j, BK_LD(j), R);
+            if (mk)
+                mk->mark(mk, i, i + BK_F16_BLK);
+        }
     }
     for (; i + 4 * MF_VL <= n; i += 4 * MF_VL) {
         vu u0 = BK_LD(i), u1 = BK_LD(i + MF_VL);
@@ -140,6 +143,8 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
             bk_hw16_sat(dst + i + 2 * MF_VL, bf16);
             bk_hw16_sat(dst + i + 3 * MF_VL, bf16);
         }
+        if (mk && m_any(sp))
+            mk->mark(mk, i, i + 4 * MF_VL);
     }
     for (; i < n; i += MF_VL) {
         if (bf16)
@@ -148,6 +153,8 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
             hw_f16_fix(dst + i, BK_LD(i), R);
         if (mend)
             bk_hw16_sat(dst + i, bf16);
+        if (mk)
+            mk->mark(mk, i, i + MF_VL);
     }
 #undef BK_LD
 }
@@ -333,11 +340,11 @@ MF_V void bk_round_loop(const mf_format D, void *dst, const uint32_t *src, size_
     size_t i;
     if (D == MF_FP16 && !C &&
         (R == MF_ROUND_NEAREST_EVEN || R == MF_ROUND_TOWARD_ZERO || R == MF_ROUND_UP || R == MF_ROUND_DOWN)) {
-        bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE); /* F16C */
+        bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE, NULL); /* F16C */
         return;
     }
     if (BK_HW_BF16 && D == MF_BF16 && !C && R == MF_ROUND_NEAREST_EVEN) {
-        bk_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE);
+        bk_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, n, R, O == MF_OVERFLOW_SATURATE, NULL);
         return;
     }
 #ifdef V_HAS_TABLE32

@@ -152,16 +152,16 @@ static int bk_hw16_widening(mf_format d, void *dst, mf_format s, const void *src
     const int sat = o->overflow == MF_OVERFLOW_SATURATE;
     uint16_t *p = (uint16_t *)dst;
     if (BK_HW_BF16 && s == MF_FP16 && d == MF_BF16 && o->round == MF_ROUND_NEAREST_EVEN) {
-        bk_hw16_loop(MF_FP16, 1, p, src, n, MF_ROUND_NEAREST_EVEN, sat);
+        bk_hw16_loop(MF_FP16, 1, p, src, n, MF_ROUND_NEAREST_EVEN, sat, NULL);
         return 1;
     }
     if (s != MF_BF16 || d != MF_FP16)
         return 0;
     switch (o->round) {
-    case MF_ROUND_NEAREST_EVEN: bk_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_NEAREST_EVEN, sat); return 1;
-    case MF_ROUND_TOWARD_ZERO: bk_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_TOWARD_ZERO, sat); return 1;
-    case MF_ROUND_UP: bk_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_UP, sat); return 1;
-    case MF_ROUND_DOWN: bk_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_DOWN, sat); return 1;
+    case MF_ROUND_NEAREST_EVEN: bk_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_NEAREST_EVEN, sat, NULL); return 1;
+    case MF_ROUND_TOWARD_ZERO: bk_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_TOWARD_ZERO, sat, NULL); return 1;
+    case MF_ROUND_UP: bk_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_UP, sat, NULL); return 1;
+    case MF_ROUND_DOWN: bk_hw16_loop(MF_BF16, 0, p, src, n, MF_ROUND_DOWN, sat, NULL); return 1;
     default: return 0;
     }
 }

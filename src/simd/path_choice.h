@@ -20,7 +20,7 @@ static void bk_run(int path, mf_format d, void *dst, mf_format s, const void *sr
 {
     switch (path) {
     case MF__PATH_W16: bk_w16_run(d, dst, s, src, n, o); break;
-    case MF__PATH_DIRECT: bk_direct_run(bk_direct_kind(d, s, n, o), d, dst, s, src, n, o); break;
+    case MF__PATH_DIRECT: bk_direct_run(bk_direct_kind(d, s, n, o), d, dst, s, src, n, o, NULL); break;
     case MF__PATH_LUT: bk_lut_run(d, dst, s, src, n, o); break;
     case MF__PATH_LUT_SR:
         if (bk_lut_sr_run(d, dst, s, src, n, o))

@@ -35,7 +35,9 @@ static int bk_direct_kind(mf_format d, mf_format s, size_t n, const mf_opts *o)
     return BK_DIRECT_NONE;
 }
 
-static void bk_direct_run(int kind, mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o)
+/* mk: NULL, or the profile's marks (bk_convert_marked: kinds BK_DIRECT_F16 and BK_DIRECT_BF16 only) */
+static void bk_direct_run(int kind, mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
+                          const mf__nan_marks *mk)
 {
     const size_t end = n / MF_VL * MF_VL;
     const int sat = o->overflow == MF_OVERFLOW_SATURATE;
@@ -43,11 +45,11 @@ static void bk_direct_run(int kind, mf_format d, void *dst, mf_format s, const v
     switch (kind) {
     case BK_DIRECT_F16:
         if (o->round == MF_ROUND_NEAREST_EVEN)
-            bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, sat);
+            bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, sat, mk);
         else
-            bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_TOWARD_ZERO, sat);
+            bk_hw16_loop(MF_FP32, 0, (uint16_t *)dst, src, end, MF_ROUND_TOWARD_ZERO, sat, mk);
         break;
-    case BK_DIRECT_BF16: bk_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, sat); break;
+    case BK_DIRECT_BF16: bk_hw16_loop(MF_FP32, 1, (uint16_t *)dst, src, end, MF_ROUND_NEAREST_EVEN, sat, mk); break;
     case BK_DIRECT_ROUND:
         bk_round(d, dst, (const uint32_t *)src, end, o->round, o->overflow, 0, NULL, 0, &none);
         break;
@@ -58,4 +60,6 @@ static void bk_direct_run(int kind, mf_format d, void *dst, mf_format s, const v
         break;
     }
     bk_portable(d, dst, s, src, end, n, o, &none, 0);
+    if (mk && end < n)
+        mk->mark(mk, end, n);
 }

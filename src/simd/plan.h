@@ -59,6 +59,19 @@ static void BK_CAT(bk_convert_, BK_SYM)(mf_format d, void *dst, mf_format s, con
         bk_run(p.path, d, dst, s, src, n, o);
 }
 
+/* The direct path's f32 -> f16 and f32 -> bf16 loops with marks: those kernels know which of their steps met a
+ * NaN (the lanes they mend), so a profile's fix-up visits those steps alone instead of scanning the result. The
+ * same kernel as the default's body (bk_direct_run), so the same bits; 0 for every other call. */
+static int BK_CAT(bk_convert_marked_, BK_SYM)(mf_format d, void *dst, mf_format s, const void *src, size_t n,
+                                                     const mf_opts *o, const mf__nan_marks *mk)
+{
+    const int kind = bk_direct_kind(d, s, n, o);
+    if (kind != BK_DIRECT_F16 && kind != BK_DIRECT_BF16)
+        return 0;
+    bk_direct_run(kind, d, dst, s, src, n, o, mk);
+    return 1;
+}
+
 /* The pairs this backend converts itself (bit d of own[s]); the others go to its parent. By default
  * every pair of formats the kernels know (K_FMTS: every row of formats.inc of a kind they know, so a new
  * row is converted here by being a row). A backend's configuration that changes only some pairs defines
@@ -78,4 +91,5 @@ const mf__backend BK_CAT(mf__backend_, BK_SYM) = {
 #undef MF__FORMAT
     },
     BK_CAT(bk_convert_, BK_SYM),
-    BK_CAT(bk_plan_, BK_SYM)};
+    BK_CAT(bk_plan_, BK_SYM),
+    BK_CAT(bk_convert_marked_, BK_SYM)};
