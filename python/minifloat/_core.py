@@ -646,9 +646,9 @@ def _fast_tables():
     dst = {}
     for tag in formats():
         f = _format_from_name(tag)
-        dst[tag] = (f.value, f.array_dtype)
+        dst[tag] = (f.value, f.array_dtype, f.code_dtype)
         if f.dtype is not None:
-            dst[f.dtype] = (f.value, f.array_dtype)
+            dst[f.dtype] = dst[tag]
     src = {dtype: f.value for dtype, f in _FORMAT_BY_ARRAY_DTYPE.items()}
     return np.ndarray, np.empty, src, dst, dict(_ROUNDS), dict(_PROFILES)
 

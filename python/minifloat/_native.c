@@ -280,13 +280,13 @@ static PyObject *py_convert(PyObject *self, PyObject *const *args, Py_ssize_t na
 /* ---- convert's fast path: the whole call in C ------------------------------------------------------------
  * A one-element call spent most of its microsecond in the Python wrapper's argument checks (python/bench). The
  * common call (an ndarray of a dtype the package knows, a format name it knows, keyword values of the exact
- * types the defaults have, no src=, out= or stats) runs here from start to finish; any other call, and any call
+ * types the defaults have, no src= or stats, out= an ndarray the wrapper would accept) runs here from start to finish; any other call, and any call
  * the C library refuses, returns NotImplemented and the wrapper runs as before, checking every argument and
  * naming the one at fault. So this path adds no rule of its own: it takes the wrapper's tables (fast_setup). */
 static PyObject *fast_ndarray;  /* numpy.ndarray */
 static PyObject *fast_empty;    /* numpy.empty */
 static PyObject *fast_src;      /* dtype -> format value: the dtypes whose format needs no src= */
-static PyObject *fast_dst;      /* name or dtype -> (format value, result dtype) */
+static PyObject *fast_dst;      /* name or dtype -> (format value, result dtype, code dtype) */
 static PyObject *fast_rounds;   /* name -> mode value */
 static PyObject *fast_profiles; /* name -> profile value */
 static PyObject *str_shape, *str_dtype;
@@ -335,11 +335,39 @@ static int fast_u64(PyObject *o, uint64_t *out) {
     return 1;
 }
 
-/* fast_convert(x, to, src, round, saturate, profile, seed, sr_offset, stats, threads, out) -> the result array,
- * or NotImplemented (the arguments of convert, in its order). */
+/* Is out an array the wrapper accepts for a result of x's shape in dst's format (out_arg in _core.py: an ndarray of
+ * the format's array or code dtype and x's shape; C-contiguous and writable are the buffer's to check)? -1: error */
+static int fast_out_ok(PyObject *out, PyObject *x, PyObject *dst) {
+    PyObject *dt, *xs, *os;
+    int ok;
+    if ((PyObject *)Py_TYPE(out) != fast_ndarray)
+        return 0;
+    if ((dt = PyObject_GetAttr(out, str_dtype)) == NULL)
+        return -1;
+    ok = PyObject_RichCompareBool(dt, PyTuple_GET_ITEM(dst, 1), Py_EQ);
+    if (ok == 0)
+        ok = PyObject_RichCompareBool(dt, PyTuple_GET_ITEM(dst, 2), Py_EQ);
+    Py_DECREF(dt);
+    if (ok != 1)
+        return ok;
+    if ((xs = PyObject_GetAttr(x, str_shape)) == NULL)
+        return -1;
+    if ((os = PyObject_GetAttr(out, str_shape)) == NULL) {
+        Py_DECREF(xs);
+        return -1;
+    }
+    ok = PyObject_RichCompareBool(xs, os, Py_EQ);
+    Py_DECREF(xs);
+    Py_DECREF(os);
+    return ok;
+}
+
+/* fast_convert(x, to, src, round, saturate, profile, seed, sr_offset, stats, threads, out) -> the result array
+ * (out when given), or NotImplemented (the arguments of convert, in its order). Nothing is written into out unless
+ * the call succeeds. */
 static PyObject *py_fast_convert(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    PyObject *x = args[0], *dtype, *dst, *shape, *res, *call[2];
+    PyObject *x = args[0], *out, *dtype, *dst, *shape, *res, *call[2];
     long sfmt, dfmt, round, profile, threads;
     mf_opts o;
     Py_buffer sv, dv;
@@ -347,7 +375,7 @@ static PyObject *py_fast_convert(PyObject *self, PyObject *const *args, Py_ssize
     int rc;
     size_t n;
     if (nargs != 11 || fast_empty == NULL || (PyObject *)Py_TYPE(x) != fast_ndarray || args[2] != Py_None ||
-        args[8] != Py_False || args[10] != Py_None || (args[4] != Py_False && args[4] != Py_True) ||
+        args[8] != Py_False || (args[4] != Py_False && args[4] != Py_True) ||
         !PyLong_CheckExact(args[9]))
         Py_RETURN_NOTIMPLEMENTED;
     memset(&o, 0, sizeof o);
@@ -370,7 +398,7 @@ static PyObject *py_fast_convert(PyObject *self, PyObject *const *args, Py_ssize
         sfmt = v != NULL && PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
     }
     dst = PyDict_GetItemWithError(fast_dst, args[1]); /* any hashable key; unhashable ones raise: the wrapper's */
-    if (dst == NULL || sfmt < 0 || sfmt >= n_formats || !PyTuple_CheckExact(dst) || PyTuple_GET_SIZE(dst) != 2)
+    if (dst == NULL || sfmt < 0 || sfmt >= n_formats || !PyTuple_CheckExact(dst) || PyTuple_GET_SIZE(dst) != 3)
         goto slow;
     dfmt = PyLong_AsLong(PyTuple_GET_ITEM(dst, 0));
     if (dfmt < 0 || dfmt >= n_formats)
@@ -386,22 +414,42 @@ static PyObject *py_fast_convert(PyObject *self, PyObject *const *args, Py_ssize
         goto slow;
     }
     n = (size_t)sv.len / (size_t)elem_bytes[sfmt];
-    if ((shape = PyObject_GetAttr(x, str_shape)) == NULL) {
-        PyBuffer_Release(&sv);
-        return NULL;
-    }
-    call[0] = shape;
-    call[1] = PyTuple_GET_ITEM(dst, 1);
-    res = PyObject_Vectorcall(fast_empty, call, 2, NULL);
-    Py_DECREF(shape);
-    if (res == NULL) {
-        PyBuffer_Release(&sv);
-        return NULL;
-    }
-    if (PyObject_GetBuffer(res, &dv, PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&sv);
-        Py_DECREF(res);
-        return NULL;
+    out = args[10];
+    if (out != Py_None) { /* the caller's array, if the wrapper would take it; its checks and messages otherwise */
+        const int ok = fast_out_ok(out, x, dst);
+        if (ok != 1) {
+            PyBuffer_Release(&sv);
+            goto slow;
+        }
+        if (PyObject_GetBuffer(out, &dv, PyBUF_WRITABLE) < 0) { /* read-only or not C-contiguous */
+            PyBuffer_Release(&sv);
+            goto slow;
+        }
+        if ((size_t)dv.len != n * (size_t)elem_bytes[dfmt]) {
+            PyBuffer_Release(&dv);
+            PyBuffer_Release(&sv);
+            goto slow;
+        }
+        Py_INCREF(out);
+        res = out;
+    } else {
+        if ((shape = PyObject_GetAttr(x, str_shape)) == NULL) {
+            PyBuffer_Release(&sv);
+            return NULL;
+        }
+        call[0] = shape;
+        call[1] = PyTuple_GET_ITEM(dst, 1);
+        res = PyObject_Vectorcall(fast_empty, call, 2, NULL);
+        Py_DECREF(shape);
+        if (res == NULL) {
+            PyBuffer_Release(&sv);
+            return NULL;
+        }
+        if (PyObject_GetBuffer(res, &dv, PyBUF_WRITABLE) < 0) {
+            PyBuffer_Release(&sv);
+            Py_DECREF(res);
+            return NULL;
+        }
     }
     if (n >= FAST_GIL_MIN) {
         Py_BEGIN_ALLOW_THREADS

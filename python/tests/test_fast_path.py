@@ -1,6 +1,7 @@
 """convert's and decode's fast path (_native.fast_convert): the common call runs in C from start to finish; it
-must give the bytes the wrapper's path gives (out= takes that path) on every format, mode, policy and profile,
-and decline, without raising, every call it does not take, so that the wrapper checks and names the argument."""
+must give the bytes the wrapper's path gives (src= given takes that path) on every format, mode, policy and
+profile, and decline, without raising and without writing into out=, every call it does not take, so that the
+wrapper checks and names the argument."""
 
 import numpy as np
 import pytest
@@ -20,10 +21,8 @@ _X = _BITS.view(np.float32)
 
 
 def _slow(x, to, **kw):
-    """The wrapper's path: out= is never taken by the fast path."""
-    want = mf.convert(x[:1], to, **kw)  # only for the result's dtype
-    out = np.empty(x.shape, want.dtype)
-    return mf.convert(x, to, out=out, **kw)
+    """The wrapper's path: a call with src= is never taken by the fast path."""
+    return mf.convert(x, to, src=_core._FORMAT_BY_ARRAY_DTYPE[x.dtype].name, **kw)
 
 
 def _same(call_fast, call_slow):
@@ -52,6 +51,10 @@ def test_fast_path_gives_the_wrappers_bytes(fmt):
         for prof in mf.profiles():
             _same(lambda: mf.convert(_X, fmt, profile=prof, saturate=sat),
                   lambda: _slow(_X, fmt, profile=prof, saturate=sat))
+        want = _slow(_X, fmt, saturate=sat)  # out= of the array dtype and of the code dtype
+        for dt in dict.fromkeys([want.dtype, np.dtype(mf.finfo(fmt).code_dtype)]):
+            out = np.full(_X.shape, 0x5A, np.uint8).view(dt) if dt.itemsize == 1 else np.zeros(_X.shape, dt)
+            assert mf.convert(_X, fmt, saturate=sat, out=out) is out and out.tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("fmt", [f for f in mf.formats() if mf.format_of(f).dtype is not None])
@@ -64,8 +67,7 @@ def test_fast_decode_gives_the_wrappers_values(fmt):
     for to in ("f32", "f64"):
         for prof in mf.profiles():
             def slow():
-                out = np.empty(q.shape, np.float32 if to == "f32" else np.float64)
-                return mf.decode(q, to=to, profile=prof, out=out)
+                return mf.decode(q, fmt, to=to, profile=prof)  # fmt given: the wrapper's path
 
             _same(lambda: mf.decode(q, to=to, profile=prof), slow)
 
@@ -75,6 +77,9 @@ def test_the_common_call_is_taken():
     res = fast(x, "e4m3", None, "rn", False, "default", 0, 0, False, 0, None)
     assert isinstance(res, np.ndarray) and res.shape == (7, 1)
     assert res.tobytes() == _slow(x, "e4m3").tobytes()
+    out = np.empty((7, 1), np.uint8)  # out= of the code dtype: taken, filled, returned
+    assert fast(x, "e4m3", None, "rn", False, "default", 0, 0, False, 0, out) is out
+    assert out.tobytes() == res.tobytes()
     zero_d = fast(np.array(2.5, np.float32), "bf16", None, "rn", True, "torch", 0, 0, False, 1, None)
     assert zero_d.shape == () and float(mf.decode(zero_d)) == 2.5
     empty = fast(np.empty((0, 3), np.float32), "f16", None, "rn", False, "default", 0, 0, False, 0, None)
@@ -93,7 +98,12 @@ def _declined():
         "uint8 codes need src": dict(x=np.zeros(4, np.uint8)),
         "src given": dict(src="f32"),
         "stats": dict(stats=True),
-        "out": dict(out=np.empty(8, np.uint8)),
+        "out of another dtype": dict(out=np.empty(8, np.uint16)),
+        "out of another shape": dict(out=np.empty((2, 4), np.uint8)),
+        "out not an ndarray": dict(out=bytearray(8)),
+        "read-only out": dict(out=np.frombuffer(bytes(8), np.uint8)),
+        "strided out": dict(out=np.empty(16, np.uint8)[::2]),
+        "out overlapping x": dict(to="f16", out=x.view(np.float16)[:8]),
         "unknown round": dict(round="nearest"),
         "round as int": dict(round=0),
         "unknown format": dict(to="e9m9"),
@@ -117,6 +127,18 @@ def test_other_calls_are_declined(name, kw):
     res = fast(kw["x"], kw["to"], kw["src"], kw["round"], kw["saturate"], kw["profile"], kw["seed"],
                kw["sr_offset"], kw["stats"], kw["threads"], kw["out"])
     assert res is NotImplemented, name
+
+
+def test_declined_out_is_left_alone():
+    x = np.linspace(-3, 3, 8, dtype=np.float32)
+    keep = x.copy()
+    with pytest.raises(mf.Error) as e:  # out shares x's memory: refused, neither written
+        mf.convert(x, "f16", out=x.view(np.float16)[:8])
+    assert e.value.argument == "out" and x.tobytes() == keep.tobytes()
+    out = np.full(8, 0x33, np.uint8)
+    with pytest.raises(mf.Error):  # the profile refuses the pair: nothing written
+        mf.convert(x, "e2m3", profile="torch", out=out)
+    assert (out == 0x33).all()
 
 
 def test_declined_errors_still_name_the_argument():
