@@ -451,6 +451,32 @@ def out_arg(func: str, out: Any, shape: tuple, dtypes: tuple, name: str = "out")
     return out
 
 
+def out_arrays(func: str, out: Any, specs: tuple) -> Optional[tuple]:
+    """A caller's out= for a call that produces several arrays: None, or a tuple (or list) of one array per result,
+    each checked as out_arg checks one and named out[0], out[1], ...; specs holds (shape, dtypes) per result. The
+    arrays must not share memory: the results are written into them one after the other."""
+    if out is None:
+        return None
+    if not isinstance(out, (tuple, list)) or len(out) != len(specs):
+        raise arg_type_error(func, "out", f"out must be a tuple of {len(specs)} arrays, one per result, not "
+                                          f"{_what(out)}")
+    outs = tuple(out_arg(func, o, shape, dtypes, f"out[{i}]") for i, (o, (shape, dtypes)) in enumerate(zip(out, specs)))
+    for i in range(len(outs)):
+        for j in range(i):
+            if np.may_share_memory(outs[i], outs[j]):
+                raise arg_error(func, f"out[{i}]", f"out[{i}] shares memory with out[{j}]")
+    return outs
+
+
+def fill_out(outs: Optional[tuple], results: tuple) -> tuple:
+    """The results, or the caller's out= arrays (out_arrays) holding them (a successful call's last step)."""
+    if outs is None:
+        return results
+    for o, r in zip(outs, results):
+        o[...] = r.view(o.dtype) if r.dtype.itemsize == o.dtype.itemsize else r
+    return outs
+
+
 def result_array(func: str, out: Any, shape: tuple, fmt: Format) -> np.ndarray:
     """The array a call returns: a new one of fmt's array dtype, or the caller's out= (checked by out_arg; fmt's
     code dtype is accepted too)."""

@@ -24,11 +24,13 @@ from ._core import (
     check_codes,
     float_arg,
     fmt_arg,
+    fill_out,
     format_of,
     fptr,
     from_c_layout,
     int_arg,
     make_opts,
+    out_arrays,
     result_array,
     source_format,
     store,
@@ -287,13 +289,14 @@ def mx_scale_code(type, amax: float, rule="floor") -> int:
 
 
 def mx_quantize(x, type="mxfp8_e4m3", *, rule="floor", axis="row", round="rn", seed=0, sr_offset=0,
-                stats=False, fp6_packed=False):
+                stats=False, fp6_packed=False, out=None):
     """Quantize a rows x cols tensor into OCP MX elements and E8M0 scales (mf_mx_quantize).
 
     Returns (elems, scales[, Stats]): elems of shape (rows, cols) and the element dtype (float8_e4m3fn,
     float6_e2m3fn, float4_e2m1fn one code per byte, ..., int8 for MXINT8; uint8 codes without ml_dtypes), or
     with fp6_packed=True the dense FP6 bytes (mf_fp6_pack layout, 1-D); scales float8_e8m0fnu (or uint8) of
-    shape (rows, cols/32) row-wise or (rows/32, cols) column-wise.
+    shape (rows, cols/32) row-wise or (rows/32, cols) column-wise. out: (elems, scales) arrays of those shapes
+    and dtypes (or their uint8 codes) to write into and return; nothing is written on error.
     """
     f = "mx_quantize"
     name, t, elem = _mx_type(f, type)
@@ -308,6 +311,10 @@ def mx_quantize(x, type="mxfp8_e4m3", *, rule="floor", axis="row", round="rn", s
         raise arg_error(f, "fp6_packed", f"fp6_packed=True needs an FP6 type (mxfp6_e2m3, mxfp6_e3m2), not {name}")
     eb, sc = ctypes.c_size_t(), ctypes.c_size_t()
     check(core.mf_mx_sizes(t, ax, flags, rows, cols, ctypes.byref(eb), ctypes.byref(sc)), f"{f} {name}")
+    e_dtypes = ((np.dtype(np.uint8),) if flags else (np.dtype(np.int8), np.dtype(np.uint8)) if elem is None
+                else (format_of(elem).array_dtype, np.dtype(np.uint8)))
+    outs = out_arrays(f, out, (((eb.value,) if flags else (rows, cols), e_dtypes),
+                               (_scale_shape(rows, cols, ax, MX_BLOCK), (format_of("e8m0").array_dtype, np.dtype(np.uint8)))))
     elems = np.zeros(eb.value, np.uint8)
     scales = np.zeros(sc.value, np.uint8)
     st = _lib.mf_stats() if stats else None
@@ -325,7 +332,8 @@ def mx_quantize(x, type="mxfp8_e4m3", *, rule="floor", axis="row", round="rn", s
         fmt = format_of(elem)
         out = from_c_layout(elems, fmt, rows * cols).reshape(rows, cols)
     scales = _e8m0_or_u8(scales.reshape(_scale_shape(rows, cols, ax, MX_BLOCK)))
-    return (out, scales, Stats._from_c(st)) if stats else (out, scales)
+    res = fill_out(outs, (out, scales))
+    return res + (Stats._from_c(st),) if stats else res
 
 
 def _mx_elem_buffer(func: str, elems, elem: Optional[str], flags: int) -> np.ndarray:
@@ -409,12 +417,14 @@ def nvfp4_global_scale(amax: float) -> float:
     return core.mf_nvfp4_global_scale(float_arg("nvfp4_global_scale", "amax", amax, finite=False))
 
 
-def nvfp4_quantize(x, *, axis="row", amax: Optional[float] = None, round="rn", seed=0, sr_offset=0, stats=False):
+def nvfp4_quantize(x, *, axis="row", amax: Optional[float] = None, round="rn", seed=0, sr_offset=0, stats=False,
+                   out=None):
     """Quantize a rows x cols tensor into NVFP4 (mf_nvfp4_quantize).
 
     Returns (elems, scales, amax[, Stats]): e2m1 elements (rows, cols) one code per byte (float4_e2m1fn or
     uint8), e4m3 block scales (float8_e4m3fn or uint8) of shape (rows, cols/16) or (rows/16, cols), and the amax
-    used (a float: pass it to nvfp4_dequantize).
+    used (a float: pass it to nvfp4_dequantize). out: (elems, scales) arrays of those shapes and dtypes (or their
+    uint8 codes) to write into and return; nothing is written on error.
     """
     f = "nvfp4_quantize"
     ax = _axis(f, axis)
@@ -426,6 +436,9 @@ def nvfp4_quantize(x, *, axis="row", amax: Optional[float] = None, round="rn", s
     stats = bool_arg(f, "stats", stats)
     eb, sc = ctypes.c_size_t(), ctypes.c_size_t()
     check(core.mf_nvfp4_sizes(ax, rows, cols, ctypes.byref(eb), ctypes.byref(sc)), f)
+    outs = out_arrays(f, out, (((rows, cols), (format_of("e2m1").array_dtype, np.dtype(np.uint8))),
+                               (_scale_shape(rows, cols, ax, NVFP4_BLOCK),
+                                (format_of("e4m3").array_dtype, np.dtype(np.uint8)))))
     elems = np.zeros(eb.value, np.uint8)
     scales = np.zeros(sc.value, np.uint8)
     amax_in = ctypes.c_float(amax) if amax is not None else None
@@ -442,8 +455,8 @@ def nvfp4_quantize(x, *, axis="row", amax: Optional[float] = None, round="rn", s
     check(rc, f, {-3: "round"}.get(rc))
     e = from_c_layout(elems, format_of("e2m1"), rows * cols).reshape(rows, cols)
     s = scales.reshape(_scale_shape(rows, cols, ax, NVFP4_BLOCK)).view(format_of("e4m3").array_dtype)
-    out = (e, s, amax_out.value)
-    return out + (Stats._from_c(st),) if stats else out
+    res = fill_out(outs, (e, s)) + (amax_out.value,)
+    return res + (Stats._from_c(st),) if stats else res
 
 
 def nvfp4_dequantize(elems, scales, amax: float, *, axis="row", out=None) -> np.ndarray:
@@ -674,8 +687,10 @@ def _block_2d(func: str, name: str, x) -> np.ndarray:
 
 
 def fp8_block_quantize(x, fmt: FormatLike = "e4m3", kind="1x128", *, pow2=True, epsilon=0.0,
-                       src: Optional[FormatLike] = None) -> tuple:
-    """TE Float8BlockScaling: (q of x's shape, scale_inv of fp8_block_scale_shape) (mf_fp8_block_quantize)."""
+                       src: Optional[FormatLike] = None, out=None) -> tuple:
+    """TE Float8BlockScaling: (q of x's shape, scale_inv of fp8_block_scale_shape) (mf_fp8_block_quantize).
+    out: (q, scale_inv) arrays of those shapes and dtypes (q: or uint8 codes) to write into and return; nothing is
+    written on error."""
     f = "fp8_block_quantize"
     x = _block_2d(f, "x", x)
     sfmt = source_format(x, src, "x", f)
@@ -686,16 +701,17 @@ def fp8_block_quantize(x, fmt: FormatLike = "e4m3", kind="1x128", *, pow2=True, 
     si = np.empty((sr, scn), np.float32)
     pow2 = int(bool_arg(f, "pow2", pow2))
     epsilon = float_arg(f, "epsilon", epsilon, nonnegative=True)
+    outs = out_arrays(f, out, ((x.shape, (dfmt.array_dtype, dfmt.code_dtype)), ((sr, scn), (np.dtype(np.float32),))))
     if _lib.native is not None:
         res = np.empty(x.shape, dfmt.array_dtype)
         check(_lib.native.fp8_block_quantize(dfmt.value, res, si, sfmt.value, np.ascontiguousarray(x), rows, cols, k,
                                              pow2, epsilon), f)
-        return res, si
+        return fill_out(outs, (res, si))
     sbuf = to_c_layout(x, sfmt)
     q = np.empty(x.size, np.uint8)
     check(core.mf_fp8_block_quantize(dfmt.value, addr(q), fptr(si), sfmt.value, addr(sbuf), rows, cols, k, pow2,
                                      epsilon), f)
-    return from_c_layout(q, dfmt, x.size).reshape(x.shape), si
+    return fill_out(outs, (from_c_layout(q, dfmt, x.size).reshape(x.shape), si))
 
 
 def fp8_block_dequantize(q, scale_inv, kind="1x128", *, to: FormatLike = "f32",

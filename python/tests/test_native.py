@@ -177,6 +177,33 @@ def test_every_array_producer_takes_out(name, call):
     assert got is o and got.tobytes() == want.tobytes(), name
 
 
+def _tuple_producers():
+    x = np.linspace(-3, 3, 128, dtype=np.float32).reshape(2, 64)
+    return [
+        ("mx_quantize mxfp8_e4m3", lambda **k: mf.mx_quantize(x, "mxfp8_e4m3", **k)),
+        ("mx_quantize mxfp4_e2m1 col", lambda **k: mf.mx_quantize(x.T.copy(), "mxfp4_e2m1", axis="col", **k)),
+        ("mx_quantize mxint8", lambda **k: mf.mx_quantize(x, "mxint8", **k)),
+        ("mx_quantize mxfp6 packed", lambda **k: mf.mx_quantize(x, "mxfp6_e3m2", fp6_packed=True, **k)),
+        ("mx_quantize stats", lambda **k: mf.mx_quantize(x, "mxfp8_e5m2", stats=True, **k)),
+        ("nvfp4_quantize", lambda **k: mf.nvfp4_quantize(x, **k)),
+        ("fp8_block_quantize", lambda **k: mf.fp8_block_quantize(np.tile(x, (1, 2)), "e5m2", **k)),
+    ]
+
+
+@pytest.mark.parametrize("name,call", _tuple_producers(), ids=[c[0] for c in _tuple_producers()])
+def test_every_tuple_producer_takes_out(name, call):
+    # out=(arrays) of the results' dtypes, and of their uint8 codes where the result is a 1-byte format
+    want = call()
+    arrays = [w for w in want if isinstance(w, np.ndarray)]
+    assert len(arrays) == 2
+    for codes in (False, True):
+        outs = tuple(np.zeros(w.shape, np.uint8 if codes and w.dtype.itemsize == 1 else w.dtype) for w in arrays)
+        got = call(out=outs)
+        assert got[0] is outs[0] and got[1] is outs[1], name
+        assert all(g.tobytes() == w.tobytes() for g, w in zip(got[:2], arrays)), name
+        assert len(got) == len(want) and all(not isinstance(g, np.ndarray) or g is o for g, o in zip(got, outs))
+
+
 def test_the_gil_is_released_during_the_call():
     # An exact 128^3 GEMM takes tens of milliseconds in C. This thread wakes every 0.5 ms and notes the time, which
     # needs the GIL: released during the call, it notes about one time per 0.5 ms of the call; held, none (a build
