@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* minifloat._native: the hot calls of the Python package (convert, amax, unscale_, the FP8 casts, the block
- * quantizers, gemm) as a CPython extension over the buffer protocol, so a call costs a few hundred nanoseconds
+ * quantizers and dequantizers, gemm) as a CPython extension over the buffer protocol, so a call costs a few hundred nanoseconds
  * instead of ctypes' microseconds.
  *
  * The Python modules check every argument and name the offending one (minifloat/_core.py); this module takes
@@ -787,6 +787,94 @@ static PyObject *py_fp8_block_quantize(PyObject *self, PyObject *const *args, Py
     return PyLong_FromLong(rc);
 }
 
+/* ---- the dequantizers: two operands read, one result written -------------------------------------------- */
+
+/* The buffers of a dequantizer: two inputs (read) and its result (written), each at least the given number of
+ * bytes; all released by release_all on success. */
+static int get_dequantizer_buffers(Py_buffer v[3], PyObject *a, size_t ab, PyObject *b, size_t bb, PyObject *y,
+                                   size_t yb) {
+    if (get_bytes(a, &v[0], ab, 0) < 0)
+        return -1;
+    if (get_bytes(b, &v[1], bb, 0) < 0) {
+        PyBuffer_Release(&v[0]);
+        return -1;
+    }
+    if (get_bytes(y, &v[2], yb, 1) < 0) {
+        release_all(v, 2);
+        return -1;
+    }
+    return 0;
+}
+
+/* mx_dequantize(type, axis, flags, elems, scales, rows, cols, y) -> status */
+static PyObject *py_mx_dequantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    int type, axis, flags, rc;
+    size_t rows, cols, eb = 0, sc = 0;
+    Py_buffer v[3];
+    if (check_nargs(nargs, 8, "mx_dequantize") < 0 || int_arg(args[0], &type) < 0 || int_arg(args[1], &axis) < 0 ||
+        int_arg(args[2], &flags) < 0 || size_arg(args[5], &rows) < 0 || size_arg(args[6], &cols) < 0)
+        return NULL;
+    rc = mf_mx_sizes((mf_mx_type)type, (mf_mx_axis)axis, (unsigned)flags, rows, cols, &eb, &sc);
+    if (rc != MF_OK)
+        return PyLong_FromLong(rc);
+    if (get_dequantizer_buffers(v, args[3], eb, args[4], sc, args[7], matrix_bytes(MF_FP32, rows, cols)) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mf_mx_dequantize((mf_mx_type)type, (mf_mx_axis)axis, (unsigned)flags, v[0].buf, (const uint8_t *)v[1].buf,
+                          rows, cols, (float *)v[2].buf);
+    Py_END_ALLOW_THREADS
+    release_all(v, 3);
+    return PyLong_FromLong(rc);
+}
+
+/* nvfp4_dequantize(axis, elems, scales, amax, rows, cols, y) -> status */
+static PyObject *py_nvfp4_dequantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    int axis, rc;
+    size_t rows, cols, eb = 0, sc = 0;
+    float amax;
+    Py_buffer v[3];
+    if (check_nargs(nargs, 7, "nvfp4_dequantize") < 0 || int_arg(args[0], &axis) < 0 || float_arg(args[3], &amax) < 0 ||
+        size_arg(args[4], &rows) < 0 || size_arg(args[5], &cols) < 0)
+        return NULL;
+    rc = mf_nvfp4_sizes((mf_mx_axis)axis, rows, cols, &eb, &sc);
+    if (rc != MF_OK)
+        return PyLong_FromLong(rc);
+    if (get_dequantizer_buffers(v, args[1], eb, args[2], sc, args[6], matrix_bytes(MF_FP32, rows, cols)) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mf_nvfp4_dequantize((mf_mx_axis)axis, (const uint8_t *)v[0].buf, (const uint8_t *)v[1].buf, amax, rows, cols,
+                             (float *)v[2].buf);
+    Py_END_ALLOW_THREADS
+    release_all(v, 3);
+    return PyLong_FromLong(rc);
+}
+
+/* fp8_block_dequantize(dst_fmt, dst, src_fmt, src, scale_inv, rows, cols, kind) -> status */
+static PyObject *py_fp8_block_dequantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    int dst_fmt, src_fmt, kind, rc;
+    size_t rows, cols, sr = 0, scn = 0;
+    Py_buffer v[3];
+    if (check_nargs(nargs, 8, "fp8_block_dequantize") < 0 || format_arg(args[0], &dst_fmt) < 0 ||
+        format_arg(args[2], &src_fmt) < 0 || size_arg(args[5], &rows) < 0 || size_arg(args[6], &cols) < 0 ||
+        int_arg(args[7], &kind) < 0)
+        return NULL;
+    rc = mf_fp8_block_scale_shape((mf_fp8_block)kind, rows, cols, &sr, &scn);
+    if (rc != MF_OK)
+        return PyLong_FromLong(rc);
+    if (get_dequantizer_buffers(v, args[3], matrix_bytes(src_fmt, rows, cols), args[4], matrix_bytes(MF_FP32, sr, scn),
+                                args[1], matrix_bytes(dst_fmt, rows, cols)) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mf_fp8_block_dequantize((mf_format)dst_fmt, v[2].buf, (mf_format)src_fmt, v[0].buf, (const float *)v[1].buf,
+                                 rows, cols, (mf_fp8_block)kind);
+    Py_END_ALLOW_THREADS
+    release_all(v, 3);
+    return PyLong_FromLong(rc);
+}
+
 static PyMethodDef methods[] = {
     {"convert", (PyCFunction)(void (*)(void))py_convert, METH_FASTCALL, "mf_convert over buffers"},
     {"fast_setup", (PyCFunction)(void (*)(void))py_fast_setup, METH_FASTCALL,
@@ -802,6 +890,10 @@ static PyMethodDef methods[] = {
     {"gemm", (PyCFunction)(void (*)(void))py_gemm, METH_FASTCALL, "mf_gemm (row-major)"},
     {"mx_quantize", (PyCFunction)(void (*)(void))py_mx_quantize, METH_FASTCALL, "mf_mx_quantize"},
     {"nvfp4_quantize", (PyCFunction)(void (*)(void))py_nvfp4_quantize, METH_FASTCALL, "mf_nvfp4_quantize"},
+    {"mx_dequantize", (PyCFunction)(void (*)(void))py_mx_dequantize, METH_FASTCALL, "mf_mx_dequantize"},
+    {"nvfp4_dequantize", (PyCFunction)(void (*)(void))py_nvfp4_dequantize, METH_FASTCALL, "mf_nvfp4_dequantize"},
+    {"fp8_block_dequantize", (PyCFunction)(void (*)(void))py_fp8_block_dequantize, METH_FASTCALL,
+     "mf_fp8_block_dequantize"},
     {"fp8_block_quantize", (PyCFunction)(void (*)(void))py_fp8_block_quantize, METH_FASTCALL,
      "mf_fp8_block_quantize"},
     {"fp8_quantize_current", (PyCFunction)(void (*)(void))py_fp8_quantize_current, METH_FASTCALL,

@@ -381,7 +381,11 @@ def mx_dequantize(elems, scales, type=None, *, axis="row", shape=None, fp6_packe
     if sbuf.size != sc.value:
         raise arg_error(f, "scales", f"scales has {sbuf.size} codes, expected {sc.value} for {rows} x {cols}")
     y = result_array(f, out, (rows, cols), format_of("f32"))
-    check(core.mf_mx_dequantize(t, ax, flags, addr(ebuf), u8ptr(sbuf), rows, cols, fptr(y)), f"{f} {name}")
+    if _lib.native is not None:
+        rc = _lib.native.mx_dequantize(t, ax, flags, ebuf, sbuf, rows, cols, y)
+    else:
+        rc = core.mf_mx_dequantize(t, ax, flags, addr(ebuf), u8ptr(sbuf), rows, cols, fptr(y))
+    check(rc, f"{f} {name}")
     return y
 
 
@@ -479,7 +483,11 @@ def nvfp4_dequantize(elems, scales, amax: float, *, axis="row", out=None) -> np.
     if sbuf.size != sc.value:
         raise arg_error(f, "scales", f"scales has {sbuf.size} codes, expected {sc.value} for {rows} x {cols}")
     y = result_array(f, out, (rows, cols), format_of("f32"))
-    check(core.mf_nvfp4_dequantize(ax, u8ptr(ebuf), u8ptr(sbuf), amax, rows, cols, fptr(y)), f)
+    if _lib.native is not None:
+        rc = _lib.native.nvfp4_dequantize(ax, ebuf, sbuf, amax, rows, cols, y)
+    else:
+        rc = core.mf_nvfp4_dequantize(ax, u8ptr(ebuf), u8ptr(sbuf), amax, rows, cols, fptr(y))
+    check(rc, f)
     return y
 
 
@@ -735,6 +743,9 @@ def fp8_block_dequantize(q, scale_inv, kind="1x128", *, to: FormatLike = "f32",
                                         f"(fp8_block_scale_shape({rows}, {cols}, {kind!r}))")
     sbuf = to_c_layout(q, sfmt)
     y = result_array(f, out, q.shape, dfmt)
+    if _lib.native is not None:  # into y itself: f32, f16 and bf16 arrays hold the C layout
+        check(_lib.native.fp8_block_dequantize(dfmt.value, y, sfmt.value, sbuf, si, rows, cols, k), f)
+        return y
     buf = np.empty(q.size, dfmt.code_dtype)
     check(core.mf_fp8_block_dequantize(dfmt.value, addr(buf), sfmt.value, addr(sbuf), fptr(si), rows, cols, k), f)
     return store(y, buf, dfmt)

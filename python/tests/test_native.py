@@ -61,14 +61,19 @@ _PROGRAM = textwrap.dedent("""
         e, sc, st = mf.mx_quantize(g, t, rule="rceil", round="sr", seed=9, stats=True)
         out[f"mx {t}"] = np.concatenate([np.frombuffer(e.tobytes(), np.uint8), np.frombuffer(sc.tobytes(), np.uint8)])
         out[f"mx {t} stats"] = np.array([st.overflow, st.underflow, st.subnormal, st.nan, st.inexact])
+        out[f"mx {t} dequantize"] = mf.mx_dequantize(e, sc, t)
     for axis, amax in (("row", None), ("col", 500.0)):
         e, sc, am, st = mf.nvfp4_quantize(g[:32], axis=axis, amax=amax, round="sr", seed=4, stats=True)
         out[f"nvfp4 {axis}"] = np.concatenate([e.view(np.uint8).reshape(-1), sc.view(np.uint8).reshape(-1),
                                                np.float32([am]).view(np.uint8)])
         out[f"nvfp4 {axis} stats"] = np.array([st.overflow, st.underflow, st.subnormal, st.nan, st.inexact])
+        out[f"nvfp4 {axis} dequantize"] = mf.nvfp4_dequantize(e, sc, am, axis=axis)
     for kind in ("1x128", "128x128", "128x1"):
         q, si = mf.fp8_block_quantize(np.tile(g, (5, 3)), "e5m2", kind, pow2=False, epsilon=1e-3)
         out[f"block {kind}"] = np.concatenate([q.view(np.uint8).reshape(-1), si.view(np.uint8).reshape(-1)])
+        for to in ("f32", "bf16"):
+            out[f"block {kind} dequantize {to}"] = np.frombuffer(
+                mf.fp8_block_dequantize(q, si, kind, to=to).tobytes(), np.uint8)
     q, am, s, si = mf.fp8_quantize_current(g.astype(np.float16), "e4m3", pow2=True)
     out["current"] = np.concatenate([q.view(np.uint8).reshape(-1), np.float32([am, s, si]).view(np.uint8)])
     e, sc = mf.mx_quantize(g, "mxfp8_e4m3")
