@@ -518,21 +518,34 @@ def empty_c_buffer(fmt: Format, n: int) -> np.ndarray:
     return np.empty(n, fmt.code_dtype)
 
 
-def pack_nibbles(c: np.ndarray) -> np.ndarray:
-    """One 4-bit code per byte -> two per byte, element 2i in bits 0..3 and 2i+1 in bits 4..7."""
+def pack_nibbles(c: np.ndarray, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """One 4-bit code per byte -> two per byte, element 2i in bits 0..3 and 2i+1 in bits 4..7. out: a uint8 array
+    of (n + 1) / 2 bytes to write into and return."""
     c = np.asarray(c, np.uint8).reshape(-1)
+    if out is not None:
+        out = out_arg("pack_nibbles", out, ((c.size + 1) // 2,), (np.dtype(np.uint8),))
     if c.size % 2:
         c = np.concatenate([c, np.zeros(1, np.uint8)])
-    return ((c[0::2] & 0x0F) | ((c[1::2] & 0x0F) << 4)).astype(np.uint8)
+    res = ((c[0::2] & 0x0F) | ((c[1::2] & 0x0F) << 4)).astype(np.uint8)
+    if out is None:
+        return res
+    out[...] = res
+    return out
 
 
-def unpack_nibbles(p: np.ndarray, n: int) -> np.ndarray:
-    """Inverse of pack_nibbles: n codes, one per byte (top 4 bits 0)."""
+def unpack_nibbles(p: np.ndarray, n: int, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Inverse of pack_nibbles: n codes, one per byte (top 4 bits 0). out: a uint8 array of n bytes to write into
+    and return."""
     p = np.asarray(p, np.uint8).reshape(-1)
-    out = np.empty(2 * p.size, np.uint8)
-    out[0::2] = p & 0x0F
-    out[1::2] = p >> 4
-    return out[:n]
+    if out is not None:
+        out = out_arg("unpack_nibbles", out, (min(n, 2 * p.size),), (np.dtype(np.uint8),))
+    res = np.empty(2 * p.size, np.uint8)
+    res[0::2] = p & 0x0F
+    res[1::2] = p >> 4
+    if out is None:
+        return res[:n]
+    out[...] = res[:n]
+    return out
 
 
 def addr(a: Optional[np.ndarray]) -> Optional[int]:

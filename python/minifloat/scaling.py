@@ -30,6 +30,7 @@ from ._core import (
     from_c_layout,
     int_arg,
     make_opts,
+    out_arg,
     out_arrays,
     result_array,
     source_format,
@@ -389,26 +390,33 @@ def mx_dequantize(elems, scales, type=None, *, axis="row", shape=None, fp6_packe
     return y
 
 
-def fp6_pack(codes) -> np.ndarray:
-    """n 6-bit codes (one per byte) -> (6n + 7) / 8 bytes, the dense layout of mf_fp6_pack."""
+def fp6_pack(codes, *, out=None) -> np.ndarray:
+    """n 6-bit codes (one per byte) -> (6n + 7) / 8 bytes, the dense layout of mf_fp6_pack. out: a uint8 array of
+    that many bytes to write into and return."""
     codes = np.asarray(codes)
     if codes.dtype.itemsize != 1:
         raise arg_error("fp6_pack", "codes", f"codes has dtype {codes.dtype}: FP6 codes are one per byte")
     src = np.ascontiguousarray(codes).reshape(-1).view(np.uint8)
     check_codes("fp6_pack", "codes", src, format_of("e2m3"))
-    dst = np.zeros((6 * src.size + 7) // 8, np.uint8)
+    nb = (6 * src.size + 7) // 8
+    dst = np.zeros(nb, np.uint8) if out is None else out_arg("fp6_pack", out, (nb,), (np.dtype(np.uint8),))
+    if out is not None and np.may_share_memory(dst, src):
+        raise arg_error("fp6_pack", "out", "out shares memory with codes")
     check(core.mf_fp6_pack(u8ptr(dst), u8ptr(src), src.size), "fp6_pack")
     return dst
 
 
-def fp6_unpack(packed, n: int) -> np.ndarray:
-    """Inverse of fp6_pack: n codes, one per byte (uint8)."""
+def fp6_unpack(packed, n: int, *, out=None) -> np.ndarray:
+    """Inverse of fp6_pack: n codes, one per byte (uint8). out: a uint8 array of n bytes to write into and
+    return."""
     n = int_arg("fp6_unpack", "n", n, 0)
     src = np.ascontiguousarray(packed, np.uint8).reshape(-1)
     if src.size < (6 * n + 7) // 8:
         raise arg_error("fp6_unpack", "packed", f"packed has {src.size} bytes, fewer than the {(6 * n + 7) // 8} "
                                                 f"that {n} codes take")
-    dst = np.zeros(n, np.uint8)
+    dst = np.zeros(n, np.uint8) if out is None else out_arg("fp6_unpack", out, (n,), (np.dtype(np.uint8),))
+    if out is not None and np.may_share_memory(dst, src):
+        raise arg_error("fp6_unpack", "out", "out shares memory with packed")
     check(core.mf_fp6_unpack(u8ptr(dst), u8ptr(src), n), "fp6_unpack")
     return dst
 

@@ -179,6 +179,11 @@ ROWS = [
      ValueError, "scales", ((4, 64), F32)),
     ("nvfp4_dequantize 1-D", lambda o: mf.nvfp4_dequantize(NV_E.reshape(-1), NV_S, NV_AMAX), ValueError, "elems",
      None),
+    ("fp6_pack out too short", lambda o: mf.fp6_pack(np.arange(8, dtype=U8T), out=o), ValueError, "out",
+     ((5,), U8T)),
+    ("fp6_unpack out int8", lambda o: mf.fp6_unpack(np.zeros(6, U8T), 8, out=o), ValueError, "out", ((8,), np.int8)),
+    ("pack_nibbles out shape", lambda o: mf.pack_nibbles(np.arange(4, dtype=U8T), out=o), ValueError, "out",
+     ((4,), U8T)),
     ("fp6_pack code 64", lambda o: mf.fp6_pack(np.array([1, 64], U8T)), ValueError, "codes", None),
     ("fp6_unpack short", lambda o: mf.fp6_unpack(np.zeros(2, U8T), 8), ValueError, "packed", None),
     # ---- FP8 recipes

@@ -167,6 +167,10 @@ def _producers():
         ("mx_dequantize", lambda **k: mf.mx_dequantize(e, sc, **k)),
         ("nvfp4_dequantize", lambda **k: mf.nvfp4_dequantize(ne, ns, na, **k)),
         ("gemm", lambda **k: mf.gemm(x, x.T.copy(), **k)),
+        ("pack_nibbles", lambda **k: mf.pack_nibbles(np.arange(15, dtype=np.uint8), **k)),
+        ("unpack_nibbles", lambda **k: mf.unpack_nibbles(np.arange(8, dtype=np.uint8) * 17, 15, **k)),
+        ("fp6_pack", lambda **k: mf.fp6_pack(np.arange(13, dtype=np.uint8), **k)),
+        ("fp6_unpack", lambda **k: mf.fp6_unpack(mf.fp6_pack(np.arange(13, dtype=np.uint8)), 13, **k)),
     ]
     if _lib.lab is not None:
         calls += [("unary", lambda **k: mf.unary("exp", x, "bf16", **k)),
