@@ -36,6 +36,23 @@ MF_V void hw_bf16_plain2(uint16_t *p, vu u, vu v)
 #define BK_HW_F16_ACC 0 /* no block-wise NaN test for f32 -> f16 (never called) */
 MF_V vu hw_f16_acc(vu a, vu u, vu v) { return v_or(a, v_or(u, v)); }
 #endif
+#ifndef BK_HW_F16_CODES
+#define BK_HW_F16_CODES 0 /* no block-wise test of the stored codes (never called) */
+typedef vu bk_codes_acc;
+MF_V void hw_f16_plain2_max(uint16_t *p, vu u, vu v, const mf_round r, vu *hi, vu *hu)
+{
+    (void)p, (void)u, (void)v, (void)r, (void)hi, (void)hu;
+}
+MF_V int hw_f16_special_codes(vu hi, vu hu)
+{
+    (void)hi, (void)hu;
+    return 1;
+}
+#define BK_CODES_ZERO(s) v_zero()
+#else
+typedef __m512i bk_codes_acc;
+#define BK_CODES_ZERO(s) ((s) ? _mm512_set1_epi16((short)0x8000) : _mm512_setzero_si512())
+#endif
 
 /* MF_VL binary32 values from a binary32, f16 or bf16 source, widened exactly in registers. */
 MF_V vu bk_load32(const mf_format S, const void *src, size_t i)
@@ -84,29 +101,43 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
     const uint32_t maxbits = k_max_bits(bf16 ? MF_BF16 : MF_FP16);
 #define BK_LD(j) (clamp ? bk_hw16_clamp(bk_load32(S, src, (j)), maxbits) : bk_load32(S, src, (j)))
     size_t i = 0;
-    /* f32 -> f16 with hw_f16_acc: blocks of BK_F16_BLK stored plainly, then mended if the block's
-     * two accumulators say NaN (faster than a compare per two vectors, which competes with vcvtps2ph for
-     * a port on Intel: docs/perf/tuning.md). Saturating, the block is stored unclamped too, with the
-     * largest |x| << 1 kept (two integer operations a vector against the clamp's six); a block with an
-     * |x| above max, or a NaN, is stored again from clamped inputs. */
-    for (; BK_HW_F16_ACC && !bf16 && S == MF_FP32 && i + BK_F16_BLK <= n; i += BK_F16_BLK) {
-        vu a0 = v_zero(), a1 = v_zero(), big = v_zero();
+    /* f32 -> f16 in blocks of BK_F16_BLK stored plainly, then stored again (mended, or from clamped inputs) if the
+     * block holds a lane the instruction gets wrong for us. IEEE: two accumulators of hw_f16_acc say NaN (one FMA
+     * for two vectors: cheaper than a compare per two vectors, which competes with vcvtps2ph for a port on Intel:
+     * docs/perf/tuning.md). Saturating: the block's codes folded into two maxima as they are stored (three
+     * operations a pair of vectors, where a NaN accumulator and the largest |x| took five) say whether it holds
+     * an inf or NaN code, which is exactly when it has an |x| that rounds beyond max, an inf or a NaN. */
+    for (; BK_HW_F16_CODES && clamp && !bf16 && S == MF_FP32 && i + BK_F16_BLK <= n; i += BK_F16_BLK) {
+        bk_codes_acc hi = BK_CODES_ZERO(1), hu = BK_CODES_ZERO(0);
+        size_t j;
+        for (j = i; j < i + BK_F16_BLK; j += 4 * MF_VL) {
+            hw_f16_plain2_max(dst + j, bk_load32(S, src, j), bk_load32(S, src, j + MF_VL), R, &hi, &hu);
+            hw_f16_plain2_max(dst + j + 2 * MF_VL, bk_load32(S, src, j + 2 * MF_VL), bk_load32(S, src, j + 3 * MF_VL), R,
+                              &hi, &hu);
+        }
+        if (hw_f16_special_codes(hi, hu)) {
+            for (j = i; j < i + BK_F16_BLK; j += MF_VL)
+                hw_f16_fix(dst + j, BK_LD(j), R);
+            if (mk)
+                mk->mark(mk, i, i + BK_F16_BLK);
+        }
+    }
+    for (; BK_HW_F16_ACC && !clamp && !bf16 && S == MF_FP32 && i + BK_F16_BLK <= n; i += BK_F16_BLK) {
+        vu a0 = v_zero(), a1 = v_zero();
         size_t j;
         for (j = i; j < i + BK_F16_BLK; j += 4 * MF_VL) {
             const vu u0 = bk_load32(S, src, j), u1 = bk_load32(S, src, j + MF_VL);
             const vu u2 = bk_load32(S, src, j + 2 * MF_VL), u3 = bk_load32(S, src, j + 3 * MF_VL);
             a0 = hw_f16_acc(a0, u0, u1);
             a1 = hw_f16_acc(a1, u2, u3);
-            if (clamp)
-                big = v_max_u(v_max_u(big, v_slli(u0, 1)), v_max_u(v_max_u(v_slli(u1, 1), v_slli(u2, 1)), v_slli(u3, 1)));
             hw_f16_plain(dst + j, u0, R);
             hw_f16_plain(dst + j + MF_VL, u1, R);
             hw_f16_plain(dst + j + 2 * MF_VL, u2, R);
             hw_f16_plain(dst + j + 3 * MF_VL, u3, R);
         }
-        if (m_any(hw_f16_special2(a0, a1)) || (clamp && m_any(v_gt_u(big, v_set1(maxbits << 1))))) {
+        if (m_any(hw_f16_special2(a0, a1))) {
             for (j = i; j < i + BK_F16_BLK; j += MF_VL)
-                hw_f16_fix(dst + j, BK_LD(j), R);
+                hw_f16_fix(dst + j, bk_load32(S, src, j), R);
             if (mk)
                 mk->mark(mk, i, i + BK_F16_BLK);
         }

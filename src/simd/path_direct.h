@@ -35,8 +35,9 @@ static int bk_direct_kind(mf_format d, mf_format s, size_t n, const mf_opts *o)
     return BK_DIRECT_NONE;
 }
 
-/* mk: NULL, or the profile's marks (bk_convert_marked: kinds BK_DIRECT_F16 and BK_DIRECT_BF16 only) */
-static void bk_direct_run(int kind, mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
+/* mk: NULL, or the profile's marks (bk_convert_marked: kinds BK_DIRECT_F16 and BK_DIRECT_BF16 only). Inlined, so
+ * that the default's call (bk_run, mk NULL) keeps no test of mk in its loops. */
+MF_V void bk_direct_run(int kind, mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
                           const mf__nan_marks *mk)
 {
     const size_t end = n / MF_VL * MF_VL;

@@ -50,6 +50,35 @@ MF_V void hw_f16_plain(uint16_t *p, vu u, const mf_round r)
     _mm256_storeu_si256((__m256i *)p, h);
 }
 
+/* Two vectors' f16 codes stored, and folded into the largest codes seen: signed (hi) and unsigned (hu) 16-bit
+ * maxima, so that a block holds an inf or a NaN code exactly when hi >= 0x7C00 (positive codes) or hu >= 0xFC00
+ * (negative ones) in some lane (hw_f16_special_codes). Saturating, that is the test for a block to redo from
+ * clamped inputs in every mode: an |x| the instruction rounds to inf, an inf, or a NaN (bk_hw16_loop); where the
+ * mode rounds an overflow to max (rz; ru below, rd above zero) that is already the saturating code. */
+#define BK_HW_F16_CODES 1
+MF_V void hw_f16_plain2_max(uint16_t *p, vu u, vu v, const mf_round r, __m512i *hi, __m512i *hu)
+{
+    __m256i a, b;
+    __m512i c;
+    const __m512 x = _mm512_castsi512_ps(u), y = _mm512_castsi512_ps(v);
+    switch (r) {
+    case MF_ROUND_TOWARD_ZERO: HW_CVTPS2PH_SAE(a, x, 0xB); HW_CVTPS2PH_SAE(b, y, 0xB); break;
+    case MF_ROUND_UP: HW_CVTPS2PH_SAE(a, x, 0xA); HW_CVTPS2PH_SAE(b, y, 0xA); break;
+    case MF_ROUND_DOWN: HW_CVTPS2PH_SAE(a, x, 0x9); HW_CVTPS2PH_SAE(b, y, 0x9); break;
+    default: HW_CVTPS2PH_SAE(a, x, 0x8); HW_CVTPS2PH_SAE(b, y, 0x8); break;
+    }
+    c = _mm512_inserti64x4(_mm512_castsi256_si512(a), b, 1);
+    _mm512_storeu_si512(p, c);
+    *hi = _mm512_max_epi16(*hi, c);
+    *hu = _mm512_max_epu16(*hu, c);
+}
+
+MF_V int hw_f16_special_codes(__m512i hi, __m512i hu)
+{
+    return (_mm512_cmpge_epi16_mask(hi, _mm512_set1_epi16(0x7C00)) |
+            _mm512_cmpge_epu16_mask(hu, _mm512_set1_epi16((short)0xFC00))) != 0;
+}
+
 MF_V void hw_f16_fix(uint16_t *p, vu u, const mf_round r)
 {
     __mmask16 isnan = hw_f16_special(u);
