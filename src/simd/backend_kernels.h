@@ -222,6 +222,15 @@ MF_V vu bk_tab_round(vu u, const mf_format D, const mf_round R, const mf_overflo
     return k_round_dir_tab(u, D, R, O, t); /* rz anywhere; rna, ru, rd, ro under the backend's MXCSR only */
 }
 
+/* Four vectors of the table kernels' one-byte codes: FNUZ's are signed bytes (k_tab_select) */
+MF_V void bk_store_tab8x4(const mf_format D, uint8_t *p, vu a, vu b, vu c, vu d)
+{
+    if (k_no_neg_zero(mf__fmt_get(D)))
+        v_store_i8x4(p, a, b, c, d);
+    else
+        v_store_u8x4(p, a, b, c, d);
+}
+
 MF_V void bk_tab_loop(const mf_format S, const mf_format D, const mf_round R, const mf_overflow O, void *dst,
                         const void *src, size_t n)
 {
@@ -249,7 +258,7 @@ MF_V void bk_tab_loop(const mf_format S, const mf_format D, const mf_round R, co
         } else if (D == MF_FP4_E2M1)
             v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
         else
-            v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
+            bk_store_tab8x4(D, (uint8_t *)dst + i, c0, c1, c2, c3);
     }
     for (; i < n; i += MF_VL) {
         vu c = bk_tab_round(bk_load32(S, src, i), D, R, O, &tab);
@@ -311,6 +320,10 @@ MF_V void bk_sr_words(const mf_format D, const mf_round R, const mf_overflow O, 
             c[p] = bk_round_code(D, R, O, C, v_load_u32(src + e + (size_t)p * MF_VL), k_sr_part(w, D, p), tp, ct);
         if (D == MF_FP4_E2M1)
             v_store_u4x4((uint8_t *)dst + e / 2, c[0], c[1], c[2], c[3]);
+#ifdef V_HAS_TABLE32
+        else if (R == MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D)) /* k_round_sr_tab's codes (bk_round_code) */
+            bk_store_tab8x4(D, (uint8_t *)dst + e, c[0], c[1], c[2], c[3]);
+#endif
         else
             v_store_u8x4((uint8_t *)dst + e, c[0], c[1], c[2], c[3]);
 #ifdef V_HAS_BF16_SR_PAIR

@@ -37,6 +37,7 @@ MF_V vu v_sub(vu a, vu b) { return _mm512_sub_epi32(a, b); }
 #define v_srli(a, n) _mm512_srli_epi32((a), (n))
 #define v_slli(a, n) _mm512_slli_epi32((a), (n))
 MF_V vu v_srlv(vu a, vu n) { return _mm512_srlv_epi32(a, n); }
+MF_V vu v_srav(vu a, vu n) { return _mm512_srav_epi32(a, n); }
 MF_V vu v_sllv(vu a, vu n) { return _mm512_sllv_epi32(a, n); }
 MF_V vu v_mullo(vu a, vu b) { return _mm512_mullo_epi32(a, b); }
 MF_V vu v_min_u(vu a, vu b) { return _mm512_min_epu32(a, b); }
@@ -188,6 +189,14 @@ MF_V void v_store_u8x4(void *p, vu a, vu b, vu c, vu d)
 {
     const __m512i idx = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
     __m512i w = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+    _mm512_storeu_si512(p, _mm512_permutexvar_epi32(idx, w));
+}
+/* The same for four vectors of codes -128..127 (the table kernels' FNUZ codes, k_tab_select): signed packs, so
+ * that a lane's low byte is its code. */
+MF_V void v_store_i8x4(void *p, vu a, vu b, vu c, vu d)
+{
+    const __m512i idx = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    __m512i w = _mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d));
     _mm512_storeu_si512(p, _mm512_permutexvar_epi32(idx, w));
 }
 /* Four vectors of codes 0..15, in order, packed two per byte (element 2i in bits 0..3): 2 * MF_VL
