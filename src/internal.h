@@ -38,9 +38,6 @@ typedef struct mf__plan {
 typedef void (*mf__plan_fn)(mf__plan *plan, mf_format dst_fmt, const void *dst, mf_format src_fmt, const void *src,
                             size_t n, const mf_opts *opts, int count);
 
-/* A backend: its name, the pairs it converts itself (bit dst of own[src]), its convert for them and
- * the plan that convert follows; the other pairs are its parent's (the backend it builds on), so a
- * backend carries only what it changes. */
 /* Where a kernel met NaN inputs, for a compatibility profile's fix-up (portable/convert_profile.c): mark is called,
  * after the kernel has stored them, for elements [from, to) of the call whenever one of them may be a NaN input
  * (it may also be called for ranges without one, never left out for one that has one). */
@@ -54,13 +51,16 @@ typedef struct mf__nan_marks {
 typedef int (*mf__convert_marked_fn)(mf_format dst_fmt, void *dst, mf_format src_fmt, const void *src, size_t n,
                                      const mf_opts *opts, const mf__nan_marks *marks);
 
+/* A backend: its name, the pairs it converts itself (bit dst of own[src]), its convert for them and
+ * the plan that convert follows; the other pairs are its parent's (the backend it builds on), so a
+ * backend carries only what it changes. */
 typedef struct mf__backend {
     const char *name;
     const struct mf__backend *parent; /* NULL for the portable backend, which converts every pair */
     uint64_t own[MF_FORMAT_COUNT]; /* a bit for every format row (mf__own_fits) */
     mf__convert_fn convert;
     mf__plan_fn plan;
-    mf__convert_marked_fn convert_marked; /* NULL: none */
+    mf__convert_marked_fn convert_marked; /* NULL: none (a profile then scans the results) */
 } mf__backend;
 
 /* own[] has a bit for every row of minifloat/formats.inc: a row beyond 64 needs a wider field */

@@ -48,10 +48,11 @@ MF_V int hw_f16_special_codes(vu hi, vu hu)
     (void)hi, (void)hu;
     return 1;
 }
-#define BK_CODES_ZERO(s) v_zero()
+#define BK_CODES_LEAST(is_signed) v_zero()
 #else
 typedef __m512i bk_codes_acc;
-#define BK_CODES_ZERO(s) ((s) ? _mm512_set1_epi16((short)0x8000) : _mm512_setzero_si512())
+/* the least 16-bit value, signed or unsigned: where the maxima start */
+#define BK_CODES_LEAST(is_signed) ((is_signed) ? _mm512_set1_epi16((short)0x8000) : _mm512_setzero_si512())
 #endif
 
 /* MF_VL binary32 values from a binary32, f16 or bf16 source, widened exactly in registers. */
@@ -108,7 +109,7 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
      * operations a pair of vectors, where a NaN accumulator and the largest |x| took five) say whether it holds
      * an inf or NaN code, which is exactly when it has an |x| that rounds beyond max, an inf or a NaN. */
     for (; BK_HW_F16_CODES && clamp && !bf16 && S == MF_FP32 && i + BK_F16_BLK <= n; i += BK_F16_BLK) {
-        bk_codes_acc hi = BK_CODES_ZERO(1), hu = BK_CODES_ZERO(0);
+        bk_codes_acc hi = BK_CODES_LEAST(1), hu = BK_CODES_LEAST(0);
         size_t j;
         for (j = i; j < i + BK_F16_BLK; j += 4 * MF_VL) {
             hw_f16_plain2_max(dst + j, bk_load32(S, src, j), bk_load32(S, src, j + MF_VL), R, &hi, &hu);
@@ -222,10 +223,10 @@ MF_V vu bk_tab_round(vu u, const mf_format D, const mf_round R, const mf_overflo
     return k_round_dir_tab(u, D, R, O, t); /* rz anywhere; rna, ru, rd, ro under the backend's MXCSR only */
 }
 
-/* Four vectors of the table kernels' one-byte codes: FNUZ's are signed bytes (k_tab_select) */
+/* Four vectors of the table kernels' one-byte codes: 8-bit FNUZ-like codes are signed bytes (k_tab_select) */
 MF_V void bk_store_tab8x4(const mf_format D, uint8_t *p, vu a, vu b, vu c, vu d)
 {
-    if (k_no_neg_zero(mf__fmt_get(D)))
+    if (k_tab_signed_bytes(mf__fmt_get(D)))
         v_store_i8x4(p, a, b, c, d);
     else
         v_store_u8x4(p, a, b, c, d);

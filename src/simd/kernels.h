@@ -173,13 +173,18 @@ MF_V uint32_t k_tab_nan(const mf__fmt f)
 /* The table kernels' last step: lanes in keep take the magnitude from code's low bits (the bits above
  * them are the sum's exponent) and the sign from u (shifted right by sh = 32 - bits), the others the NaN
  * code; one masked ternary-logic op, the NaN code being the mask (k_tab_nan). FNUZ: the sign only where
- * the magnitude is not zero (no -0: nz, k_tab_nonzero), the complement of the mask selecting; the sign is
- * shifted in arithmetically, so every lane is its code as a signed byte (the NaN ~mask is -128, 0x80) and
- * stores keep the low byte (v_store_u8's truncation, v_store_i8x4's signed packs: bk_store_tab8x4). */
+ * the magnitude is not zero (no -0: nz, k_tab_nonzero), the complement of the mask selecting; for 8-bit
+ * codes the sign is shifted in arithmetically, so every lane is its code as a signed byte (the NaN ~mask is
+ * -128, 0x80) and stores keep the low byte (v_store_u8's truncation, v_store_i8x4's signed packs:
+ * bk_store_tab8x4), one AND a vector less than clearing the high bits. */
+MF_V int k_tab_signed_bytes(const mf__fmt f) { return k_no_neg_zero(f) && f.bits == 8; }
+
 MF_V vu k_tab_select(vm keep, vm nz, vu code, vu u, vu sh, vu nan, const mf__fmt f)
 {
-    if (k_no_neg_zero(f))
+    if (k_tab_signed_bytes(f))
         return v_keep_select(keep, v_blend(nz, v_zero(), v_srav(u, sh)), code, nan);
+    if (k_no_neg_zero(f)) /* fewer bits than a byte: the NaN lane's high bits cleared */
+        return v_and(v_keep_select(keep, v_blend(nz, v_zero(), v_srlv(u, sh)), code, nan), v_set1((1u << f.bits) - 1u));
     (void)nz;
     return v_keep_select(keep, code, v_srlv(u, sh), nan);
 }
