@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* minifloat._native: the hot calls of the Python package (convert, amax, unscale_, the FP8 casts, the block
- * quantizers and dequantizers, gemm) as a CPython extension over the buffer protocol, so a call costs a few hundred nanoseconds
- * instead of ctypes' microseconds.
+ * quantizers and dequantizers, gemm) as a CPython extension over the buffer protocol, so a call costs a few
+ * hundred nanoseconds instead of ctypes' microseconds.
  *
  * The Python modules check every argument and name the offending one (minifloat/_core.py); this module takes
  * what they resolved (format and option enum values, contiguous buffers, the element count) and runs the C call
@@ -280,9 +280,10 @@ static PyObject *py_convert(PyObject *self, PyObject *const *args, Py_ssize_t na
 /* ---- convert's fast path: the whole call in C ------------------------------------------------------------
  * A one-element call spent most of its microsecond in the Python wrapper's argument checks (python/bench). The
  * common call (an ndarray of a dtype the package knows, a format name it knows, keyword values of the exact
- * types the defaults have, no src= or stats, out= an ndarray the wrapper would accept) runs here from start to finish; any other call, and any call
- * the C library refuses, returns NotImplemented and the wrapper runs as before, checking every argument and
- * naming the one at fault. So this path adds no rule of its own: it takes the wrapper's tables (fast_setup). */
+ * types the defaults have, no src= or stats, out= an ndarray the wrapper would accept) runs here from start to
+ * finish; any other call, and any call the C library refuses, returns NotImplemented and the wrapper runs as
+ * before, checking every argument and naming the one at fault. So this path adds no rule of its own: it takes
+ * the wrapper's tables (fast_setup). */
 static PyObject *fast_ndarray;  /* numpy.ndarray */
 static PyObject *fast_empty;    /* numpy.empty */
 static PyObject *fast_src;      /* dtype -> format value: the dtypes whose format needs no src= */

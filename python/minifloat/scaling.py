@@ -314,8 +314,9 @@ def mx_quantize(x, type="mxfp8_e4m3", *, rule="floor", axis="row", round="rn", s
     check(core.mf_mx_sizes(t, ax, flags, rows, cols, ctypes.byref(eb), ctypes.byref(sc)), f"{f} {name}")
     e_dtypes = ((np.dtype(np.uint8),) if flags else (np.dtype(np.int8), np.dtype(np.uint8)) if elem is None
                 else (format_of(elem).array_dtype, np.dtype(np.uint8)))
+    s_dtypes = (format_of("e8m0").array_dtype, np.dtype(np.uint8))
     outs = out_arrays(f, out, (((eb.value,) if flags else (rows, cols), e_dtypes),
-                               (_scale_shape(rows, cols, ax, MX_BLOCK), (format_of("e8m0").array_dtype, np.dtype(np.uint8)))))
+                               (_scale_shape(rows, cols, ax, MX_BLOCK), s_dtypes)))
     elems = np.zeros(eb.value, np.uint8)
     scales = np.zeros(sc.value, np.uint8)
     st = _lib.mf_stats() if stats else None

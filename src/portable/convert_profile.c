@@ -230,7 +230,8 @@ static void run_range(const job *j, size_t from, size_t to, mf_stats *tp)
     float tmp[CHUNK]; /* the two steps' f32 */
     size_t i;
     if (j->plain) {
-        step_run(&j->last, d, j->out + mf__storage_bytes(d, from), s, j->in + mf__storage_bytes(s, from), to - from, tp);
+        step_run(&j->last, d, j->out + mf__storage_bytes(d, from), s, j->in + mf__storage_bytes(s, from), to - from,
+                 tp);
         return;
     }
     if (j->marked && !tp) { /* the kernel calls the fix-up for its steps that met a NaN: no scan, no chunks */

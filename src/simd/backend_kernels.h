@@ -113,8 +113,8 @@ MF_V void bk_hw16_loop(const mf_format S, const int bf16, uint16_t *dst, const v
         size_t j;
         for (j = i; j < i + BK_F16_BLK; j += 4 * MF_VL) {
             hw_f16_plain2_max(dst + j, bk_load32(S, src, j), bk_load32(S, src, j + MF_VL), R, &hi, &hu);
-            hw_f16_plain2_max(dst + j + 2 * MF_VL, bk_load32(S, src, j + 2 * MF_VL), bk_load32(S, src, j + 3 * MF_VL), R,
-                              &hi, &hu);
+            hw_f16_plain2_max(dst + j + 2 * MF_VL, bk_load32(S, src, j + 2 * MF_VL),
+                              bk_load32(S, src, j + 3 * MF_VL), R, &hi, &hu);
         }
         if (hw_f16_special_codes(hi, hu)) {
             for (j = i; j < i + BK_F16_BLK; j += MF_VL)
