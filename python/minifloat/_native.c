@@ -690,17 +690,17 @@ static PyObject *py_gemm(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return PyLong_FromLong(rc);
 }
 
-/* The buffers of a block quantizer: its input (read) and its two outputs (written), each at least the given
- * number of bytes; all released by release_all on success. */
-static int get_quantizer_buffers(Py_buffer v[3], PyObject *x, size_t xb, PyObject *e, size_t eb, PyObject *s,
-                                 size_t sb) {
-    if (get_bytes(x, &v[0], xb, 0) < 0)
+/* The three buffers of a block quantizer or dequantizer: a read, b read (dequantizer) or written (quantizer), c
+ * written, each at least the given number of bytes; all released by release_all on success. */
+static int get_three_buffers(Py_buffer v[3], PyObject *a, size_t ab, PyObject *b, size_t bb, int b_written, PyObject *c,
+                             size_t cb) {
+    if (get_bytes(a, &v[0], ab, 0) < 0)
         return -1;
-    if (get_bytes(e, &v[1], eb, 1) < 0) {
+    if (get_bytes(b, &v[1], bb, b_written) < 0) {
         PyBuffer_Release(&v[0]);
         return -1;
     }
-    if (get_bytes(s, &v[2], sb, 1) < 0) {
+    if (get_bytes(c, &v[2], cb, 1) < 0) {
         PyBuffer_Release(&v[1]);
         PyBuffer_Release(&v[0]);
         return -1;
@@ -727,7 +727,7 @@ static PyObject *py_mx_quantize(PyObject *self, PyObject *const *args, Py_ssize_
     rc = mf_mx_sizes((mf_mx_type)type, (mf_mx_axis)axis, (unsigned)flags, rows, cols, &eb, &sc);
     if (rc != MF_OK)
         return PyLong_FromLong(rc);
-    if (get_quantizer_buffers(v, args[4], matrix_bytes(MF_FP32, rows, cols), args[7], eb, args[8], sc) < 0)
+    if (get_three_buffers(v, args[4], matrix_bytes(MF_FP32, rows, cols), args[7], eb, 1, args[8], sc) < 0)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = mf_mx_quantize((mf_mx_type)type, (mf_mx_scale_rule)rule, (mf_mx_axis)axis, (unsigned)flags,
@@ -752,7 +752,7 @@ static PyObject *py_nvfp4_quantize(PyObject *self, PyObject *const *args, Py_ssi
     rc = mf_nvfp4_sizes((mf_mx_axis)axis, rows, cols, &eb, &sc);
     if (rc != MF_OK)
         return Py_BuildValue("(id)", rc, 0.0);
-    if (get_quantizer_buffers(v, args[1], matrix_bytes(MF_FP32, rows, cols), args[4], eb, args[5], sc) < 0)
+    if (get_three_buffers(v, args[1], matrix_bytes(MF_FP32, rows, cols), args[4], eb, 1, args[5], sc) < 0)
         return NULL;
     const float *in = args[6] != Py_None ? &amax_in : NULL;
     Py_BEGIN_ALLOW_THREADS
@@ -777,8 +777,8 @@ static PyObject *py_fp8_block_quantize(PyObject *self, PyObject *const *args, Py
     rc = mf_fp8_block_scale_shape((mf_fp8_block)kind, rows, cols, &sr, &scn);
     if (rc != MF_OK)
         return PyLong_FromLong(rc);
-    if (get_quantizer_buffers(v, args[4], matrix_bytes(src_fmt, rows, cols), args[1], matrix_bytes(dst_fmt, rows, cols),
-                              args[2], matrix_bytes(MF_FP32, sr, scn)) < 0)
+    if (get_three_buffers(v, args[4], matrix_bytes(src_fmt, rows, cols), args[1], matrix_bytes(dst_fmt, rows, cols), 1,
+                          args[2], matrix_bytes(MF_FP32, sr, scn)) < 0)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = mf_fp8_block_quantize((mf_format)dst_fmt, v[1].buf, (float *)v[2].buf, (mf_format)src_fmt, v[0].buf, rows,
@@ -789,23 +789,6 @@ static PyObject *py_fp8_block_quantize(PyObject *self, PyObject *const *args, Py
 }
 
 /* ---- the dequantizers: two operands read, one result written -------------------------------------------- */
-
-/* The buffers of a dequantizer: two inputs (read) and its result (written), each at least the given number of
- * bytes; all released by release_all on success. */
-static int get_dequantizer_buffers(Py_buffer v[3], PyObject *a, size_t ab, PyObject *b, size_t bb, PyObject *y,
-                                   size_t yb) {
-    if (get_bytes(a, &v[0], ab, 0) < 0)
-        return -1;
-    if (get_bytes(b, &v[1], bb, 0) < 0) {
-        PyBuffer_Release(&v[0]);
-        return -1;
-    }
-    if (get_bytes(y, &v[2], yb, 1) < 0) {
-        release_all(v, 2);
-        return -1;
-    }
-    return 0;
-}
 
 /* mx_dequantize(type, axis, flags, elems, scales, rows, cols, y) -> status */
 static PyObject *py_mx_dequantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -819,7 +802,7 @@ static PyObject *py_mx_dequantize(PyObject *self, PyObject *const *args, Py_ssiz
     rc = mf_mx_sizes((mf_mx_type)type, (mf_mx_axis)axis, (unsigned)flags, rows, cols, &eb, &sc);
     if (rc != MF_OK)
         return PyLong_FromLong(rc);
-    if (get_dequantizer_buffers(v, args[3], eb, args[4], sc, args[7], matrix_bytes(MF_FP32, rows, cols)) < 0)
+    if (get_three_buffers(v, args[3], eb, args[4], sc, 0, args[7], matrix_bytes(MF_FP32, rows, cols)) < 0)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = mf_mx_dequantize((mf_mx_type)type, (mf_mx_axis)axis, (unsigned)flags, v[0].buf, (const uint8_t *)v[1].buf,
@@ -842,7 +825,7 @@ static PyObject *py_nvfp4_dequantize(PyObject *self, PyObject *const *args, Py_s
     rc = mf_nvfp4_sizes((mf_mx_axis)axis, rows, cols, &eb, &sc);
     if (rc != MF_OK)
         return PyLong_FromLong(rc);
-    if (get_dequantizer_buffers(v, args[1], eb, args[2], sc, args[6], matrix_bytes(MF_FP32, rows, cols)) < 0)
+    if (get_three_buffers(v, args[1], eb, args[2], sc, 0, args[6], matrix_bytes(MF_FP32, rows, cols)) < 0)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = mf_nvfp4_dequantize((mf_mx_axis)axis, (const uint8_t *)v[0].buf, (const uint8_t *)v[1].buf, amax, rows, cols,
@@ -865,8 +848,8 @@ static PyObject *py_fp8_block_dequantize(PyObject *self, PyObject *const *args, 
     rc = mf_fp8_block_scale_shape((mf_fp8_block)kind, rows, cols, &sr, &scn);
     if (rc != MF_OK)
         return PyLong_FromLong(rc);
-    if (get_dequantizer_buffers(v, args[3], matrix_bytes(src_fmt, rows, cols), args[4], matrix_bytes(MF_FP32, sr, scn),
-                                args[1], matrix_bytes(dst_fmt, rows, cols)) < 0)
+    if (get_three_buffers(v, args[3], matrix_bytes(src_fmt, rows, cols), args[4], matrix_bytes(MF_FP32, sr, scn), 0,
+                          args[1], matrix_bytes(dst_fmt, rows, cols)) < 0)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = mf_fp8_block_dequantize((mf_format)dst_fmt, v[2].buf, (mf_format)src_fmt, v[0].buf, (const float *)v[1].buf,

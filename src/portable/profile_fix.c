@@ -143,8 +143,8 @@ static void enc_e8m0(const mf__enc_fix *x, void *dst, const void *src, int src64
 
 /* Is any of the n codes at p (of type T) in the range (c & m) - lo <= span? Then the least of the (c & m) - lo
  * (wrapping in T) is, so the loop is a min reduction the compiler vectorises to one min a vector (a compare
- * into a mask a vector and ORing the masks costs a third more: docs/perf/2026-12-07-zen5-profiles.md); four
- * streams over the quarters of the array keep the load ports busy where one chain waits on itself. Inlined,
+ * into a mask takes a mask move and an OR besides); four streams over the quarters of the array keep the load
+ * ports busy where one chain waits on itself. Inlined,
  * so that an equality (m all ones, span 0) costs a subtraction and a min a vector. */
 #define ANY_IN_RANGE(name, T)                                                                                      \
     MF_FORCE_INLINE int name(const unsigned char *p, size_t n, uint64_t m64, uint64_t lo64, uint64_t span64)       \
