@@ -138,10 +138,13 @@ run_fuzz() {
 # The Python package as a user installs it (pip install ./python, into a virtual environment in build-venv
 # with numpy, ml_dtypes and pytest from PyPI), then its tests: the API, an ABI check of every struct, and the
 # profiles against ml_dtypes and ONNX's reference casts on the quick input tier (PyTorch's tests skip unless
-# torch is installed; MINIFLOAT_CONFORMANCE=all: every binary32 input, python/README.md).
+# torch is installed; MINIFLOAT_CONFORMANCE=all: every binary32 input, python/README.md). The package is built with
+# the sanitizer builds' SIMD rows (san_rows; the others convert through the portable loop there, with the same bits):
+# its tests are the Python layer's, and every row's SIMD kernels are the Release build's tests (half the build).
 run_python() {
     python3 -m venv build-venv
-    build-venv/bin/python -m pip install -q --disable-pip-version-check "./python[test]" onnx
+    build-venv/bin/python -m pip install -q --disable-pip-version-check \
+        --config-settings=cmake.define.MF_SIMD_FORMATS="$san_rows" "./python[test]" onnx
     build-venv/bin/python -m pytest -q -p no:cacheprovider python/tests
     step_done "the Python package (pip install ./python, pytest)"
 }

@@ -35,13 +35,23 @@ static const mf_format FMTS[] = {MF_FP4_E2M1, MF_FP6_E2M3, MF_FP6_E3M2, MF_FP8_E
 #define N_FMTS 5
 static const mf_format C_FMTS[] = {MF_FP32, MF_FP16, MF_BF16};
 
-/* acc += a * b, exactly: the product of two doubles fits the 128 bits of t, and acc is wide enough for every sum
- * here; MPFR's ternary value proves each step exact, so a too narrow reference fails instead of rounding */
+/* acc += a * b, exactly. Every element here is a binary32 value (24-bit significands), so a * b is exact in binary64
+ * unless it leaves binary64's normal range: fma's residual (exact where the product is normal and not tiny) proves
+ * it; acc is wide enough for every sum here and MPFR's ternary value proves the addition exact, so a too narrow
+ * reference fails instead of rounding. t is the wider product's room where a product is not exact in binary64. */
 static void acc_add_prod(mpfr_t acc, mpfr_t t, double a, double b)
 {
-    int inexact = mpfr_set_d(t, a, MPFR_RNDN);
-    inexact |= mpfr_mul_d(t, t, b, MPFR_RNDN);
-    inexact |= mpfr_add(acc, acc, t, MPFR_RNDN);
+    const double p = a * b;
+    int inexact;
+    if (p != 0.0 && fabs(p) >= 0x1p-969 && fabs(p) <= 0x1p1000 && fma(a, b, -p) == 0.0) {
+        inexact = mpfr_add_d(acc, acc, p, MPFR_RNDN);
+    } else if (p == 0.0 && (a == 0.0 || b == 0.0)) {
+        inexact = 0;
+    } else {
+        inexact = mpfr_set_d(t, a, MPFR_RNDN);
+        inexact |= mpfr_mul_d(t, t, b, MPFR_RNDN);
+        inexact |= mpfr_add(acc, acc, t, MPFR_RNDN);
+    }
     MF_EXPECT(inexact == 0, "the MPFR reference rounded (%a * %a)", a, b);
 }
 
