@@ -7,7 +7,8 @@
  * MF_EXHAUSTIVE_SHARD=all, as scripts/setup.sh test-all sets: every input in every mode; the FNUZ and IEEE-style FP8 formats e4m3fnuz, e5m2fnuz, e4m3b11fnuz, e4m3ieee and
  * e3m4: rn under both policies only, the two ways that CI time allows; their other modes are the
  * unit tier's, test_boundary and test_f64; P3109's conformance formats: every mode with
- * MF_EXHAUSTIVE_SHARD=all, rn only in CI). Each result is compared with the breakpoint oracle
+ * MF_EXHAUSTIVE_SHARD=all, rn only in CI; in CI these rn-only rows take each input under one policy, by the
+ * parity of its chunk and of the day: g_rn_half). Each result is compared with the breakpoint oracle
  * (oracle/breakpoints.c): the inputs of one sign are visited in ascending magnitude, so the expected
  * code comes from a cursor into a table of decision boundaries, O(1) per input. Doing the ten
  * conversions of one input together lets the compiler share their unpacking (less than half the time
@@ -127,6 +128,9 @@ static int g_shard = -1;
 /* The portable scalar sweep's modes other than rn on one sixteenth of the inputs (chunks of SCHUNK, c % 16 ==
  * g_scalar_shard; CI time), a different one each day; -1 (MF_EXHAUSTIVE_SHARD=all): every input in every mode */
 static int g_scalar_shard = -1;
+/* The rows swept in rn only (ncombo or rn_in_ci), in CI: each input under one policy, rn ieee on the chunks c with
+ * (c + g_rn_half) even and rn sat on the others, g_rn_half the day's parity (CI time); -1: both on every input */
+static int g_rn_half = -1;
 
 /* The format under test (set by main before the suite runs; forked tests inherit it). */
 static const fmt_entry *g_fmt;
@@ -190,11 +194,11 @@ typedef struct {
 /* The rare path: some conversion in inputs base + [j0, j1) differs from the expected codes. Redo
  * them one by one, count and record the mismatches, and correct the block's digest sums (which the
  * hot loop accumulated as if every code were the expected one). */
-static EX_NOINLINE void account_mismatches(mf_format F, int nc, uint32_t base, uint32_t j0, uint32_t j1,
+static EX_NOINLINE void account_mismatches(mf_format F, int c0, int nc, uint32_t base, uint32_t j0, uint32_t j1,
                                            const uint32_t *want, scalar_result *res)
 {
     uint32_t i, j;
-    for (i = 0; i < (uint32_t)nc; i++)
+    for (i = (uint32_t)c0; i < (uint32_t)(c0 + nc); i++)
         for (j = j0; j < j1; j++) {
             uint32_t got = mf_from_f32(F, f32_from_bits(base | j), modes[i / 2].round, (mf_overflow)(i % 2), 0);
             if (got == want[i])
@@ -214,19 +218,20 @@ static EX_NOINLINE void account_mismatches(mf_format F, int nc, uint32_t base, u
 /* F and NC (the combos 0 .. NC - 1: NCOMBO or NCOMBO_RN) are constants at every call site. The hot
  * loop only converts and compares; a block's digest sums come from the runs of equal expected codes
  * (O(1) per run), corrected on a mismatch. */
-/* The chunk c of SCHUNK inputs for the combos 0 .. NC - 1 (k: the oracle tables' cursors) */
-EX_FORCE_INLINE void scalar_chunk(mf_format F, const uint32_t NC, const oracle_set *o, scalar_result *res, uint32_t c,
-                                  size_t *k)
+/* The chunk c of SCHUNK inputs for the combos C0 .. C0 + NC - 1 (k: the oracle tables' cursors); C0 is 0, or 1 with
+ * NC = 1 (rn sat alone) */
+EX_FORCE_INLINE void scalar_chunk(mf_format F, const uint32_t C0, const uint32_t NC, const oracle_set *o,
+                                  scalar_result *res, uint32_t c, size_t *k)
 {
     const int neg = (int)(c >> 17);
     const uint32_t base = c * SCHUNK, ubase = base & 0x7FFFFFFFu;
     uint32_t j0 = 0, j, i;
-    for (i = 0; i < NC; i++)
+    for (i = C0; i < C0 + NC; i++)
         res->s1[i] = res->s2[i] = 0;
     while (j0 < SCHUNK) {
         uint32_t want[NCOMBO], j1 = SCHUNK, acc = 0;
         uint64_t n, jsum;
-        for (i = 0; i < NC; i++) { /* cut the block where any expected code changes */
+        for (i = C0; i < C0 + NC; i++) { /* cut the block where any expected code changes */
             const mfo_bp *t = &o->tab[i][neg];
             while (t->start[k[i] + 1] <= ubase + j0)
                 k[i]++;
@@ -236,8 +241,10 @@ EX_FORCE_INLINE void scalar_chunk(mf_format F, const uint32_t NC, const oracle_s
         }
         for (j = j0; j < j1; j++) {
             const float x = f32_from_bits(base | j);
-            EX_CONV(0, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);
-            EX_CONV(1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE);
+            if (C0 == 0) /* constants: the loop has no branch here */
+                EX_CONV(0, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);
+            if (C0 + NC > 1)
+                EX_CONV(1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE);
             if (NC == NCOMBO) { /* a constant: the rn-only sweeps have no branch here */
                 EX_CONV(2, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_IEEE);
                 EX_CONV(3, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_SATURATE);
@@ -252,15 +259,15 @@ EX_FORCE_INLINE void scalar_chunk(mf_format F, const uint32_t NC, const oracle_s
         }
         n = j1 - j0;
         jsum = (uint64_t)(j0 + j1 - 1) * n / 2; /* j0 + ... + (j1 - 1) */
-        for (i = 0; i < NC; i++) {
+        for (i = C0; i < C0 + NC; i++) {
             res->s1[i] += (uint32_t)(want[i] * n);
             res->s2[i] += (uint32_t)(want[i] * jsum);
         }
         if (acc)
-            account_mismatches(F, (int)NC, base, j0, j1, want, res);
+            account_mismatches(F, (int)C0, (int)NC, base, j0, j1, want, res);
         j0 = j1;
     }
-    for (i = 0; i < NC; i++) {
+    for (i = C0; i < C0 + NC; i++) {
         res->digest[i] += mix64(((uint64_t)res->s2[i] << 32 | res->s1[i]) + (uint64_t)c * 0x9E3779B97F4A7C15u);
         res->swept[i] += SCHUNK;
     }
@@ -280,9 +287,13 @@ EX_FORCE_INLINE void scalar_sweep(mf_format F, const uint32_t NC, const oracle_s
             for (i = 0; i < NC; i++)
                 k[i] = 0;
         if (NC == NCOMBO && g_scalar_shard >= 0 && c % NSHARD != (uint32_t)g_scalar_shard)
-            scalar_chunk(F, NCOMBO_RN, o, res, c, k);
+            scalar_chunk(F, 0, NCOMBO_RN, o, res, c, k);
+        else if (NC == NCOMBO_RN && g_rn_half >= 0 && ((c + (uint32_t)g_rn_half) & 1u)) /* one policy a chunk */
+            scalar_chunk(F, 1, 1, o, res, c, k);
+        else if (NC == NCOMBO_RN && g_rn_half >= 0)
+            scalar_chunk(F, 0, 1, o, res, c, k);
         else
-            scalar_chunk(F, NC, o, res, c, k);
+            scalar_chunk(F, 0, NC, o, res, c, k);
     }
 }
 
@@ -341,6 +352,9 @@ START_TEST(test_scalar_sweep)
         if (res->swept[i] == (uint64_t)1 << 32)
             printf("digest %s %s %s %016" PRIx64 "\n", g_fmt->tag, modes[i / 2].name, policy_names[i % 2],
                    res->digest[i]);
+        else if (i < NCOMBO_RN) /* half of the chunks: the two halves' digests sum (mod 2^64) to a full sweep's */
+            printf("digest %s %s %s half %d: %016" PRIx64 "\n", g_fmt->tag, modes[i / 2].name, policy_names[i % 2],
+                   g_rn_half, res->digest[i]);
         else /* a digest of the shard's chunks: not comparable with a full sweep's */
             printf("digest %s %s %s shard %d of %u: %016" PRIx64 "\n", g_fmt->tag, modes[i / 2].name,
                    policy_names[i % 2], g_scalar_shard, NSHARD, res->digest[i]);
@@ -362,8 +376,9 @@ START_TEST(test_scalar_sweep)
     ck_assert_msg(res->visited == (uint64_t)1 << 32, "%s: visited %" PRIu64 " inputs, want 2^32", g_fmt->tag,
                   res->visited);
     for (i = 0; i < g_ncombo; i++)
-        ck_assert_uint_eq(res->swept[i], i < NCOMBO_RN || g_scalar_shard < 0 ? (uint64_t)1 << 32
-                                                                                : ((uint64_t)1 << 32) / NSHARD);
+        ck_assert_uint_eq(res->swept[i], i < NCOMBO_RN    ? (uint64_t)1 << (g_rn_half >= 0 ? 31 : 32)
+                                         : g_scalar_shard < 0 ? (uint64_t)1 << 32
+                                                              : ((uint64_t)1 << 32) / NSHARD);
     ck_assert_msg(!failed, "%s: mf_from_f32 differs from the oracle (see the FAIL lines)", g_fmt->tag);
     free(res);
 }
@@ -838,6 +853,12 @@ int main(int argc, char **argv)
     if (g_fmt->rn_in_ci && !(getenv("MF_EXHAUSTIVE_SHARD") && strcmp(getenv("MF_EXHAUSTIVE_SHARD"), "all") == 0)) {
         g_ncombo = NCOMBO_RN;
         printf("%s: rn under both policies (MF_EXHAUSTIVE_SHARD=all for every mode)\n", argv[1]);
+    }
+    if (argc == 2 && g_ncombo == NCOMBO_RN && g_scalar_shard >= 0) {
+        g_rn_half = g_scalar_shard & 1;
+        printf("%s: the scalar sweep of every input under one policy, rn ieee on the chunks of %u inputs c with "
+               "(c + %d) even, rn sat on the others (MF_EXHAUSTIVE_SHARD=all: both on every input)\n",
+               argv[1], SCHUNK, g_rn_half);
     }
     g_backend_only = argc == 3;
     if (g_backend_only) {
