@@ -96,6 +96,7 @@ typedef struct dec {
     uint16_t lut16[256]; /* ... as bf16 bits (exact: those formats widen exactly to bf16) */
     void (*widen8)(uint16_t *, const uint8_t *, size_t, const uint16_t *); /* the pair kernel's, or NULL */
     void (*sum)(mf__pair_sum *, const uint16_t *, size_t); /* the pair kernel's guard summary */
+    void (*zip)(uint32_t *, size_t, const uint16_t *, const uint16_t *, size_t); /* the pair kernel's, or NULL */
     const mf__backend *widen; /* the backend that widens contiguous f16 runs */
     const bscale *bs;
 } dec;

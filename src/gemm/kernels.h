@@ -52,6 +52,9 @@ typedef struct mf__gemm_ukr_pair {
     /* packing's helper, or NULL: out[q] = lut[src[q]] for q < n (8-bit codes widened to bf16) */
     void (*widen8)(uint16_t *out, const uint8_t *src, size_t n, const uint16_t *lut);
     void (*sum)(mf__pair_sum *s, const uint16_t *x, size_t n); /* mf__pair_sum_run's, or NULL */
+    /* packing's helper, or NULL: ns slivers' pair words from two rows of B, sliver t's nr words at dst + t * step:
+     * dst[t * step + c] = r0[t * nr + c] << 16 | r1[t * nr + c] for c < nr */
+    void (*zip)(uint32_t *dst, size_t step, const uint16_t *r0, const uint16_t *r1, size_t ns);
 } mf__gemm_ukr_pair;
 
 void mf__pair_sum_run(mf__pair_sum *s, const uint16_t *x, size_t n); /* fold n bf16 codes into s */

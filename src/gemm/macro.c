@@ -241,6 +241,7 @@ int mf__gemm_run_fp32(const gemm *g, mf_stats *st)
     work = bp + bp_size + sb_size;
     mf__gemm_dec_init(&da, &g->a), mf__gemm_dec_init(&db, &g->b);
     da.widen8 = db.widen8 = pl.pk ? pl.pk->widen8 : NULL;
+    db.zip = pl.pk ? pl.pk->zip : NULL;
     if (pl.pk && pl.pk->sum)
         da.sum = db.sum = pl.pk->sum;
     memset(&tm, 0, sizeof tm);

@@ -31,7 +31,7 @@ void mf__gemm_dec_init(dec *d, const mat *x)
 {
     d->base = x->base, d->fmt = x->fmt, d->rs = x->rs, d->cs = x->cs, d->bs = x->bs;
     d->widen = mf__backend_for(mf__backend_active(), MF_FP32, x->fmt);
-    d->widen8 = NULL, d->sum = mf__pair_sum_run;
+    d->widen8 = NULL, d->zip = NULL, d->sum = mf__pair_sum_run;
     if (x->fmt != MF_FP32 && x->fmt != MF_FP16 && x->fmt != MF_BF16)
         for (uint32_t c = 0; c < 256; c++)
             d->lut[c] = mf_to_f32(x->fmt, x->fmt == MF_FP4_E2M1                            ? c & 0xF
@@ -226,6 +226,10 @@ void mf__gemm_pack_b_pair(uint32_t *bp, mf__pair_sum *sum, const dec *b, size_t 
                 dec_run_bf16(row0, b, (p0 + 2 * p) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
                 if (2 * p + 1 < kb)
                     dec_run_bf16(row1, b, (p0 + 2 * p + 1) * b->rs + (j0 + c0) * b->cs, b->cs, c1 - c0);
+            }
+            if (b->zip) {
+                b->zip(bp + p0 / 2 * ncp + t0 * NR * kp + p * NR, NR * kp, r0b, r1b, t1 - t0);
+                continue;
             }
             for (size_t t = t0; t < t1; t++) {
                 uint32_t *dst = bp + p0 / 2 * ncp + t * NR * kp + p * NR;

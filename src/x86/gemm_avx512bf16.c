@@ -108,4 +108,21 @@ static void sum_run(mf__pair_sum *s, const uint16_t *x, size_t n)
     }
 }
 
-const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16 = {"avx512bf16", MR, NR, 144, 512, ukr_dot, ukr_chain, widen8, sum_run};
+/* packing's pair words, 32 a sliver: two word permutes (vpermt2w) per sliver interleave its two rows */
+static void zip(uint32_t *dst, size_t step, const uint16_t *r0, const uint16_t *r1, size_t ns)
+{
+    /* word 2c of a result takes r1[c] (the first table), word 2c + 1 takes r0[c] (the second, index 32 + c) */
+    static const uint16_t IDX[64] = {
+        0,  32, 1,  33, 2,  34, 3,  35, 4,  36, 5,  37, 6,  38, 7,  39, 8,  40, 9,  41, 10, 42,
+        11, 43, 12, 44, 13, 45, 14, 46, 15, 47, 16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21, 53,
+        22, 54, 23, 55, 24, 56, 25, 57, 26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63};
+    const __m512i lo = _mm512_loadu_si512(IDX), hi = _mm512_loadu_si512(IDX + 32);
+    for (size_t t = 0; t < ns; t++, dst += step) {
+        const __m512i a = _mm512_loadu_si512(r0 + t * NR), b = _mm512_loadu_si512(r1 + t * NR);
+        _mm512_store_si512(dst, _mm512_permutex2var_epi16(b, lo, a));
+        _mm512_store_si512(dst + 16, _mm512_permutex2var_epi16(b, hi, a));
+    }
+}
+
+const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16 = {"avx512bf16", MR, NR,    144,     512,
+                                                        ukr_dot,      ukr_chain, widen8, sum_run, zip};
