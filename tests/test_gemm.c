@@ -713,6 +713,35 @@ START_TEST(test_gemm_block_scales)
 }
 END_TEST
 
+/* An exact zero sum is +0 in C whatever the signs of alpha and the tensor scales (the scaled store's rule, on whole
+ * tiles and their edges), with one thread and two */
+START_TEST(test_gemm_zero_sum_sign)
+{
+    enum { M = 13, N = 37, K = 8 };
+    static float a[M * K], b[K * N], c[M * N];
+    static const float ALPHA[3] = {-2.0f, 3.0f, -1.0f}, SA[3] = {1.0f, -0.5f, 0.25f};
+    for (size_t q = 0; q < M * K; q++) /* each row: four 1s, then four -1s: every sum is 1 + 1 + 1 + 1 - 1 - 1 - 1 - 1 */
+        a[q] = q % K < K / 2 ? 1.0f : -1.0f;
+    for (size_t q = 0; q < K * N; q++)
+        b[q] = 1.0f;
+    for (int v = 0; v < 3; v++)
+        for (int accum = MF_ACCUM_FP32; accum <= MF_ACCUM_EXACT; accum++)
+            for (int threads = 1; threads <= 2; threads++) {
+                mf_gemm_opts o;
+                memset(&o, 0, sizeof o);
+                o.accum = (mf_accum)accum, o.threads = threads;
+                o.scale_a.kind = MF_GEMM_SCALE_TENSOR, o.scale_a.data = &SA[v];
+                memset(c, 0xFF, sizeof c);
+                ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, M, N, K, ALPHA[v], a, MF_FP32, K, b,
+                                         MF_FP32, N, 0.0f, c, MF_FP32, N, &o),
+                                 MF_OK);
+                for (size_t e = 0; e < M * N; e++)
+                    MF_EXPECT(mf_test_f32_bits(c[e]) == 0u, "alpha %g scale %g accum %d threads %d: C[%zu] is %a",
+                              (double)ALPHA[v], (double)SA[v], accum, threads, e, (double)c[e]);
+            }
+}
+END_TEST
+
 /* Block kinds a format or an accumulation cannot take, and their shapes: MF_E_ARG, C untouched. */
 START_TEST(test_gemm_block_scale_args)
 {
@@ -785,6 +814,7 @@ int main(void)
     tcase_add_loop_test(tc, test_gemm_blocks, 0, 4); /* layouts x transposes: each of the four kinds */
     tcase_add_test(tc, test_gemm_integers_exact);
     tcase_add_test(tc, test_gemm_specials);
+    tcase_add_test(tc, test_gemm_zero_sum_sign);
     tcase_add_test(tc, test_gemm_sr_f32);
     tcase_add_test(tc, test_gemm_environment);
     tcase_add_test(tc, test_gemm_bad_args);

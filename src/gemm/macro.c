@@ -6,13 +6,16 @@
 
 #include "gemm_internal.h"
 
-/* no NaN, inf, subnormal or -0 among n binary32 values: stored as they are when alpha = 1, no scales, beta = 0
- * (a -0 sum, left by a negative product below binary32's range, is an exact zero: +0 in C) */
-static int plain_run(const float *w, size_t n)
+/* A plain run: no NaN, inf, subnormal or -0 among n binary32 values, so they are stored as they are when alpha = 1, no
+ * scales, beta = 0 (a -0 sum, left by a negative product below binary32's range, is an exact zero: +0 in C) */
+
+/* dst[q] = w[q] for q < n; whether the run is plain, from the same pass (the tile is read once) */
+static int copy_plain(float *dst, const float *w, size_t n)
 {
     uint32_t bad = 0, u;
     for (size_t q = 0; q < n; q++) {
         memcpy(&u, w + q, 4);
+        memcpy(dst + q, &u, 4);
         bad |= (uint32_t)(u == 0x80000000u);
         u &= 0x7FFFFFFFu;
         bad |= (uint32_t)(u >= 0x7F800000u) | (uint32_t)(u - 1u < 0x007FFFFFu);
@@ -20,13 +23,18 @@ static int plain_run(const float *w, size_t n)
     return !bad;
 }
 
-/* dst[q] = w[q] for q < n, and plain_run(w, n) in the same pass (the tile is read once) */
-static int copy_plain(float *dst, const float *w, size_t n)
+/* dst[q] = w[q] * f (an exact zero as +0: the epilogue's rule) for q < n; whether the run is plain, from the same
+ * pass (where it is not, the caller rewrites all n through the epilogue) */
+static int scale_plain(float *dst, const float *w, size_t n, float f)
 {
     uint32_t bad = 0, u;
     for (size_t q = 0; q < n; q++) {
+        const float r = w[q] * f;
+        uint32_t v;
         memcpy(&u, w + q, 4);
-        memcpy(dst + q, &u, 4);
+        memcpy(&v, &r, 4);
+        v &= 0u - (uint32_t)(u != 0); /* +0 in, +0 out whatever f's sign (integer ops: the loop vectorises) */
+        memcpy(dst + q, &v, 4);
         bad |= (uint32_t)(u == 0x80000000u);
         u &= 0x7FFFFFFFu;
         bad |= (uint32_t)(u >= 0x7F800000u) | (uint32_t)(u - 1u < 0x007FFFFFu);
@@ -106,12 +114,9 @@ static void fp32_rows(fp32_job *jb)
                 if (g->direct && g->fmt_c == MF_FP32 && g->c_cs == 1 && /* else the loop below rewrites them */
                     copy_plain((float *)g->c + i * g->c_rs + j, src, cnt))
                     continue;
-                if (g->scaled_rn && g->c_cs == 1 && plain_run(src, cnt)) { /* fl(acc * F): one rn rounding */
-                    float *dst = (float *)g->c + i * g->c_rs + j;
-                    for (size_t q = 0; q < cnt; q++)
-                        dst[q] = src[q] == 0.0f ? 0.0f : src[q] * g->factor; /* an exact zero is +0 */
+                if (g->scaled_rn && g->c_cs == 1 && /* fl(acc * F): one rn rounding; else the loop below */
+                    scale_plain((float *)g->c + i * g->c_rs + j, src, cnt, g->factor))
                     continue;
-                }
                 for (size_t q = 0; q < cnt; q++)
                     mf__gemm_epi_one(g, src[q] == 0.0f ? 0.0f : src[q], i, j + q,
                                      jb->count ? &jb->st : NULL); /* -0: +0 */
