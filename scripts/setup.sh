@@ -53,7 +53,7 @@ step_done() { # name: print the step's time and the total so far
     t_step=$now
 }
 # Check runs each test in a forked child unless told not to; no test here needs that isolation (none expects a
-# crash or an exit), and a fork is costly under ThreadSanitizer (about a second a test) and qemu, and undoes the
+# crash or an exit), and a fork is costly under ThreadSanitizer and qemu, and undoes the
 # caches a process builds (oracle tables, backend self-tests) for every test
 export CK_FORK="${CK_FORK:-no}"
 san_flags="-O1 -g1" # line tables (what the reports print) without the variables: a third less compile time
@@ -104,7 +104,7 @@ run_tsan() {
     # kernels, the tensor-core models' threads; test_gemm and test_gemm_exact on a quarter of their cases,
     # test_gemm_exact's mf_gemm part only (its kernel part calls the kernels on one thread, or the driver with
     # a test kernel: the team code mf_gemm runs here). Each keeps about one core busy under ThreadSanitizer (its
-    # CPU time is its wall time), so test_gemm_exact, half of the step's time, runs beside the others.
+    # CPU time is its wall time), so test_gemm_exact, the longest, runs beside the others.
     MF_GEMM_PART=gemm MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm_exact >build-tsan/exact.log 2>&1 &
     exact_pid=$!
     ./build-tsan/tests/test_threads
