@@ -105,7 +105,8 @@ run_tsan() {
     # test_gemm_exact's mf_gemm part only (its kernel part calls the kernels on one thread, or the driver with
     # a test kernel: the team code mf_gemm runs here). Each keeps about one core busy under ThreadSanitizer (its
     # CPU time is its wall time), so test_gemm_exact, the longest, runs beside the others.
-    MF_GEMM_PART=gemm MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm_exact >build-tsan/exact.log 2>&1 &
+    MF_GEMM_PART=gemm MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm_exact \
+        >build-tsan/exact.log 2>&1 &
     exact_pid=$!
     ./build-tsan/tests/test_threads
     MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-4} ./build-tsan/tests/test_gemm
