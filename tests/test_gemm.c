@@ -742,6 +742,48 @@ START_TEST(test_gemm_zero_sum_sign)
 }
 END_TEST
 
+/* Sums that are infinite or subnormal, as f32 and as bf16 operands (the fma and the pair kernels) with alpha = 1 and
+ * beta = 0, where C is otherwise stored as the sums are: saturation turns each infinity into +-max, and every subnormal
+ * sum is counted. Each row's sign alternates; the expected bits are worked out by hand. */
+START_TEST(test_gemm_plain_specials)
+{
+    enum { M = 13, N = 37, K = 8 };
+    static float a[M * K], b[K * N], c[M * N];
+    static uint16_t a16[M * K], b16[K * N];
+    for (int tiny = 0; tiny <= 1; tiny++) {
+        /* 2^100 * 2^100 overflows binary32; eight products of 2^-70 * 2^-70 sum to 2^-137, code 0x1000 */
+        const float v = tiny ? 0x1p-70f : 0x1p100f;
+        const uint32_t want = tiny ? 0x00001000u : 0x7F7FFFFFu;
+        for (size_t q = 0; q < M * K; q++)
+            a[q] = q / K % 2 ? -v : v;
+        for (size_t q = 0; q < K * N; q++)
+            b[q] = v;
+        for (size_t q = 0; q < M * K; q++) /* bf16 holds these powers of two exactly: the top half of the f32 bits */
+            a16[q] = (uint16_t)(mf_test_f32_bits(a[q]) >> 16);
+        for (size_t q = 0; q < K * N; q++)
+            b16[q] = (uint16_t)(mf_test_f32_bits(b[q]) >> 16);
+        for (int bf = 0; bf <= 1; bf++)
+            for (int threads = 1; threads <= 2; threads++) {
+                mf_gemm_opts o;
+                mf_stats st;
+                memset(&o, 0, sizeof o);
+                o.accum = MF_ACCUM_FP32, o.threads = threads, o.overflow = MF_OVERFLOW_SATURATE, o.stats = &st;
+                memset(c, 0xFF, sizeof c);
+                ck_assert_int_eq(mf_gemm(MF_ROW_MAJOR, MF_NO_TRANS, MF_NO_TRANS, M, N, K, 1.0f,
+                                         bf ? (const void *)a16 : a, bf ? MF_BF16 : MF_FP32, K,
+                                         bf ? (const void *)b16 : b, bf ? MF_BF16 : MF_FP32, N, 0.0f, c, MF_FP32, N,
+                                         &o),
+                                 MF_OK);
+                for (size_t e = 0; e < M * N; e++)
+                    MF_EXPECT(mf_test_f32_bits(c[e]) == (want | (e / N % 2 ? 0x80000000u : 0u)),
+                              "%s sums, %s operands, threads %d: C[%zu] is %a", tiny ? "subnormal" : "infinite",
+                              bf ? "bf16" : "f32", threads, e, (double)c[e]);
+                ck_assert_uint_eq(tiny ? st.subnormal : st.overflow, M * N);
+            }
+    }
+}
+END_TEST
+
 /* Block kinds a format or an accumulation cannot take, and their shapes: MF_E_ARG, C untouched. */
 START_TEST(test_gemm_block_scale_args)
 {
@@ -815,6 +857,7 @@ int main(void)
     tcase_add_test(tc, test_gemm_integers_exact);
     tcase_add_test(tc, test_gemm_specials);
     tcase_add_test(tc, test_gemm_zero_sum_sign);
+    tcase_add_test(tc, test_gemm_plain_specials);
     tcase_add_test(tc, test_gemm_sr_f32);
     tcase_add_test(tc, test_gemm_environment);
     tcase_add_test(tc, test_gemm_bad_args);

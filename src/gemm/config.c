@@ -5,8 +5,8 @@
 
 #include "gemm_internal.h"
 
-/* The kernels of each backend, the one place that chooses: the FP32 micro-kernel, the pair kernel (NULL: none)
- * and the tensor-core models' panel kernel. A backend not listed takes its parent's. */
+/* The kernels of each backend, the one place that chooses: the FP32 micro-kernel, the pair kernel (NULL: none),
+ * the tensor-core models' panel kernel and the epilogue's plain stores. A backend not listed takes its parent's. */
 
 #if MF_HAVE_BACKEND_avx2
 #define TC_X86 &mf__tc_kernel_avx2
@@ -19,18 +19,18 @@ static const struct {
     gemm_kernels k;
 } KERNELS[] = {
 #if MF_HAVE_BACKEND_avx512bf16
-    {&mf__backend_avx512bf16, {&mf__gemm_ukr_avx512, &mf__gemm_ukr_pair_avx512bf16, TC_X86}},
+    {&mf__backend_avx512bf16, {&mf__gemm_ukr_avx512, &mf__gemm_ukr_pair_avx512bf16, TC_X86, &mf__gemm_store_avx512}},
 #endif
 #if MF_HAVE_BACKEND_avx512
-    {&mf__backend_avx512, {&mf__gemm_ukr_avx512, NULL, TC_X86}},
+    {&mf__backend_avx512, {&mf__gemm_ukr_avx512, NULL, TC_X86, &mf__gemm_store_avx512}},
 #endif
 #if MF_HAVE_BACKEND_avx2
-    {&mf__backend_avx2, {&mf__gemm_ukr_avx2, NULL, &mf__tc_kernel_avx2}},
+    {&mf__backend_avx2, {&mf__gemm_ukr_avx2, NULL, &mf__tc_kernel_avx2, &mf__gemm_store_avx2}},
 #endif
 #if MF_HAVE_BACKEND_neon
-    {&mf__backend_neon, {&mf__gemm_ukr_neon, NULL, &mf__tc_kernel_portable}},
+    {&mf__backend_neon, {&mf__gemm_ukr_neon, NULL, &mf__tc_kernel_portable, &mf__gemm_store_portable}},
 #endif
-    {&mf__backend_portable, {&mf__gemm_ukr_portable, NULL, &mf__tc_kernel_portable}},
+    {&mf__backend_portable, {&mf__gemm_ukr_portable, NULL, &mf__tc_kernel_portable, &mf__gemm_store_portable}},
 };
 
 /* A pair kernel's dot instruction is used only where it passed the self-test on this CPU (ukr_pair.c):
@@ -71,7 +71,9 @@ fp32_plan mf__gemm_fp32_plan_for(const gemm *g)
     const gemm_kernels ks = mf__gemm_pick_kernels();
     fp32_plan pl;
     memset(&pl, 0, sizeof pl);
-    if (ks.pair && mf__gemm_pair_format(g->a.fmt) && mf__gemm_pair_format(g->b.fmt) && !g->a.bs && !g->b.bs) {
+    pl.store = ks.store;
+    if (ks.pair && ks.pair->mr <= PAIR_MR_MAX && mf__gemm_pair_format(g->a.fmt) && mf__gemm_pair_format(g->b.fmt) &&
+        !g->a.bs && !g->b.bs) {
         pl.pk = ks.pair;
         pl.mr = (size_t)pl.pk->mr, pl.nr = (size_t)pl.pk->nr, pl.mc = (size_t)pl.pk->mc, pl.kc = (size_t)pl.pk->kc;
     } else {

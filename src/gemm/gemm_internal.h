@@ -86,6 +86,7 @@ typedef struct gemm {
  * count. Edges are padded with zeros in the slivers, which only the padding's accumulators see.
  */
 enum { MC = 144, KC = 256, KC_MAX = 512, NC_MAX = 1024, BP_BUDGET = 1 << 22 /* floats of packed B */ };
+enum { PAIR_MR_MAX = 8 }; /* the pair kernels' tile rows, at most (packing's buffers) */
 
 /* one element's decoding */
 typedef struct dec {
@@ -97,6 +98,7 @@ typedef struct dec {
     void (*widen8)(uint16_t *, const uint8_t *, size_t, const uint16_t *); /* the pair kernel's, or NULL */
     void (*sum)(mf__pair_sum *, const uint16_t *, size_t); /* the pair kernel's guard summary */
     void (*zip)(uint32_t *, size_t, const uint16_t *, const uint16_t *, size_t); /* the pair kernel's, or NULL */
+    void (*weave)(uint32_t *, const uint16_t *const *, size_t);                   /* the pair kernel's, or NULL */
     const mf__backend *widen; /* the backend that widens contiguous f16 runs */
     const bscale *bs;
 } dec;
@@ -105,6 +107,7 @@ typedef struct dec {
 typedef struct fp32_plan {
     const mf__gemm_ukr *k;       /* the fma kernel, or NULL */
     const mf__gemm_ukr_pair *pk; /* the pair kernel, or NULL */
+    const mf__gemm_store *store; /* the epilogue's plain runs */
     size_t mr, nr, mc, kc;
 } fp32_plan;
 
@@ -112,6 +115,7 @@ typedef struct gemm_kernels {
     const mf__gemm_ukr *ukr;
     const mf__gemm_ukr_pair *pair;
     const mf__tc_kernel *tc;
+    const mf__gemm_store *store;
 } gemm_kernels;
 
 static inline size_t mf__gemm_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }

@@ -55,22 +55,37 @@ typedef struct mf__gemm_ukr_pair {
     /* packing's helper, or NULL: ns slivers' pair words from two rows of B, sliver t's nr words at dst + t * step:
      * dst[t * step + c] = r0[t * nr + c] << 16 | r1[t * nr + c] for c < nr */
     void (*zip)(uint32_t *dst, size_t step, const uint16_t *r0, const uint16_t *r1, size_t ns);
+    /* packing's helper, or NULL: one sliver of A's pair words from its mr rows of kb codes each,
+     * ap[p * mr + r] = run[r][2p] << 16 | run[r][2p + 1] for p < kb / 2, and for odd kb the last element and a zero,
+     * ap[(kb / 2) * mr + r] = run[r][kb - 1] << 16 */
+    void (*weave)(uint32_t *ap, const uint16_t *const *run, size_t kb);
 } mf__gemm_ukr_pair;
+
+/* The epilogue's plain runs (src/gemm/macro.c): for q < n, `copy` stores dst[q] = w[q] and `scale` dst[q] = w[q] * f
+ * rounded to nearest even (+0 where w[q] is +0, whatever f's sign); both return whether no w[q] is a NaN, an
+ * infinity, a subnormal or -0 (where one is, the caller rewrites all n through the epilogue). */
+typedef struct mf__gemm_store {
+    int (*copy)(float *dst, const float *w, size_t n);
+    int (*scale)(float *dst, const float *w, size_t n, float f);
+} mf__gemm_store;
 
 void mf__pair_sum_run(mf__pair_sum *s, const uint16_t *x, size_t n); /* fold n bf16 codes into s */
 /* 1 if k's dot kernel equals its chain on the self-test's adversarial tiles (run once per process) */
 int mf__gemm_pair_selftest(const mf__gemm_ukr_pair *k);
 
 extern const mf__gemm_ukr mf__gemm_ukr_portable;
+extern const mf__gemm_store mf__gemm_store_portable; /* src/gemm/macro.c */
 
 #if MF_HAVE_BACKEND_avx2
 extern const mf__gemm_ukr mf__gemm_ukr_avx2; /* src/x86/gemm_avx2.c */
+extern const mf__gemm_store mf__gemm_store_avx2;
 #endif
 #if MF_HAVE_BACKEND_neon
 extern const mf__gemm_ukr mf__gemm_ukr_neon; /* src/arm/gemm_neon.c */
 #endif
 #if MF_HAVE_BACKEND_avx512
 extern const mf__gemm_ukr mf__gemm_ukr_avx512; /* src/x86/gemm_avx512.c */
+extern const mf__gemm_store mf__gemm_store_avx512;
 #endif
 #if MF_HAVE_BACKEND_avx512bf16
 extern const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16; /* src/x86/gemm_avx512bf16.c: vdpbf16ps */

@@ -9,7 +9,8 @@
 /* A plain run: no NaN, inf, subnormal or -0 among n binary32 values, so they are stored as they are when alpha = 1, no
  * scales, beta = 0 (a -0 sum, left by a negative product below binary32's range, is an exact zero: +0 in C) */
 
-/* dst[q] = w[q] for q < n; whether the run is plain, from the same pass (the tile is read once) */
+/* The portable plain stores (kernels.h's mf__gemm_store): whether the run is plain comes from the same pass (the tile
+ * is read once), and where it is not, the caller rewrites all n through the epilogue. */
 static int copy_plain(float *dst, const float *w, size_t n)
 {
     uint32_t bad = 0, u;
@@ -23,8 +24,6 @@ static int copy_plain(float *dst, const float *w, size_t n)
     return !bad;
 }
 
-/* dst[q] = w[q] * f (an exact zero as +0: the epilogue's rule) for q < n; whether the run is plain, from the same
- * pass (where it is not, the caller rewrites all n through the epilogue) */
 static int scale_plain(float *dst, const float *w, size_t n, float f)
 {
     uint32_t bad = 0, u;
@@ -41,6 +40,8 @@ static int scale_plain(float *dst, const float *w, size_t n, float f)
     }
     return !bad;
 }
+
+const mf__gemm_store mf__gemm_store_portable = {copy_plain, scale_plain};
 
 #if defined(__GNUC__)
 #define PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
@@ -112,10 +113,10 @@ static void fp32_rows(fp32_job *jb)
                 const float *src = wrow + t * mr * nr;
                 const size_t j = jb->j0 + t * nr, cnt = jb->nb - t * nr < nr ? jb->nb - t * nr : nr;
                 if (g->direct && g->fmt_c == MF_FP32 && g->c_cs == 1 && /* else the loop below rewrites them */
-                    copy_plain((float *)g->c + i * g->c_rs + j, src, cnt))
+                    pl->store->copy((float *)g->c + i * g->c_rs + j, src, cnt))
                     continue;
                 if (g->scaled_rn && g->c_cs == 1 && /* fl(acc * F): one rn rounding; else the loop below */
-                    scale_plain((float *)g->c + i * g->c_rs + j, src, cnt, g->factor))
+                    pl->store->scale((float *)g->c + i * g->c_rs + j, src, cnt, g->factor))
                     continue;
                 for (size_t q = 0; q < cnt; q++)
                     mf__gemm_epi_one(g, src[q] == 0.0f ? 0.0f : src[q], i, j + q,
@@ -247,6 +248,7 @@ int mf__gemm_run_fp32(const gemm *g, mf_stats *st)
     mf__gemm_dec_init(&da, &g->a), mf__gemm_dec_init(&db, &g->b);
     da.widen8 = db.widen8 = pl.pk ? pl.pk->widen8 : NULL;
     db.zip = pl.pk ? pl.pk->zip : NULL;
+    da.weave = pl.pk ? pl.pk->weave : NULL;
     if (pl.pk && pl.pk->sum)
         da.sum = db.sum = pl.pk->sum;
     memset(&tm, 0, sizeof tm);

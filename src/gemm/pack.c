@@ -31,7 +31,7 @@ void mf__gemm_dec_init(dec *d, const mat *x)
 {
     d->base = x->base, d->fmt = x->fmt, d->rs = x->rs, d->cs = x->cs, d->bs = x->bs;
     d->widen = mf__backend_for(mf__backend_active(), MF_FP32, x->fmt);
-    d->widen8 = NULL, d->zip = NULL, d->sum = mf__pair_sum_run;
+    d->widen8 = NULL, d->zip = NULL, d->weave = NULL, d->sum = mf__pair_sum_run;
     if (x->fmt != MF_FP32 && x->fmt != MF_FP16 && x->fmt != MF_BF16)
         for (uint32_t c = 0; c < 256; c++)
             d->lut[c] = mf_to_f32(x->fmt, x->fmt == MF_FP4_E2M1                            ? c & 0xF
@@ -178,22 +178,26 @@ void mf__gemm_pack_a_pair(uint32_t *ap, mf__pair_sum *sum, const dec *a, size_t 
                           int mr)
 {
     const size_t kp = (kb + 1) / 2, kf = kb / 2; /* pairs; whole pairs */
-    uint16_t buf[KC_MAX];
+    uint16_t buf[PAIR_MR_MAX][KC_MAX];
+    const uint16_t *run[PAIR_MR_MAX];
     for (size_t s = 0; s < mb; s += (size_t)mr, ap += (size_t)mr * kp, sum++) {
         *sum = PAIR_SUM_EMPTY;
-        for (size_t r = 0; r < (size_t)mr; r++) {
-            const uint16_t *run;
+        for (size_t r = 0; r < (size_t)mr; r++)
             if (s + r < mb) {
-                run = dec_view_bf16(buf, a, (i0 + s + r) * a->rs + p0 * a->cs, a->cs, kb);
+                run[r] = dec_view_bf16(buf[r], a, (i0 + s + r) * a->rs + p0 * a->cs, a->cs, kb);
             } else {
-                memset(buf, 0, kb * sizeof *buf);
-                run = buf;
+                memset(buf[r], 0, kb * sizeof buf[r][0]);
+                run[r] = buf[r];
             }
-            for (size_t p = 0; p < kf; p++)
-                ap[p * (size_t)mr + r] = (uint32_t)run[2 * p] << 16 | run[2 * p + 1];
-            if (kf < kp) /* odd kb: the last element and a zero */
-                ap[kf * (size_t)mr + r] = (uint32_t)run[2 * kf] << 16;
-        }
+        if (a->weave)
+            a->weave(ap, run, kb);
+        else
+            for (size_t r = 0; r < (size_t)mr; r++) {
+                for (size_t p = 0; p < kf; p++)
+                    ap[p * (size_t)mr + r] = (uint32_t)run[r][2 * p] << 16 | run[r][2 * p + 1];
+                if (kf < kp) /* odd kb: the last element and a zero */
+                    ap[kf * (size_t)mr + r] = (uint32_t)run[r][2 * kf] << 16;
+            }
         a->sum(sum, (const uint16_t *)(const void *)ap, 2 * kp * (size_t)mr); /* pads are zeros */
     }
 }

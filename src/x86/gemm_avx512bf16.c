@@ -112,10 +112,10 @@ static void sum_run(mf__pair_sum *s, const uint16_t *x, size_t n)
 static void zip(uint32_t *dst, size_t step, const uint16_t *r0, const uint16_t *r1, size_t ns)
 {
     /* word 2c of a result takes r1[c] (the first table), word 2c + 1 takes r0[c] (the second, index 32 + c) */
-    static const uint16_t IDX[64] = {
-        0,  32, 1,  33, 2,  34, 3,  35, 4,  36, 5,  37, 6,  38, 7,  39, 8,  40, 9,  41, 10, 42,
-        11, 43, 12, 44, 13, 45, 14, 46, 15, 47, 16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21, 53,
-        22, 54, 23, 55, 24, 56, 25, 57, 26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63};
+    static const uint16_t IDX[64] = {0,  32, 1,  33, 2,  34, 3,  35, 4,  36, 5,  37, 6,  38, 7,  39,
+                                     8,  40, 9,  41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47,
+                                     16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21, 53, 22, 54, 23, 55,
+                                     24, 56, 25, 57, 26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63};
     const __m512i lo = _mm512_loadu_si512(IDX), hi = _mm512_loadu_si512(IDX + 32);
     for (size_t t = 0; t < ns; t++, dst += step) {
         const __m512i a = _mm512_loadu_si512(r0 + t * NR), b = _mm512_loadu_si512(r1 + t * NR);
@@ -124,5 +124,52 @@ static void zip(uint32_t *dst, size_t step, const uint16_t *r0, const uint16_t *
     }
 }
 
-const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16 = {"avx512bf16", MR, NR,    144,     512,
-                                                        ukr_dot,      ukr_chain, widen8, sum_run, zip};
+/* packing's sliver of A (kernels.h's weave), 16 pairs of each row a step: each row's words rotated (element 2p to
+ * the high half), then a 6 x 16 word transpose. Word d of the step's 96 is row d % 6's pair d / 6: vpermt2d takes
+ * it from rows (0, 1), (2, 3) and (4, 5) at once (index d / 6 + 16 * (d % 2)), and two blends on d % 6 / 2 pick. */
+static void weave(uint32_t *ap, const uint16_t *const *run, size_t kb)
+{
+    static const uint32_t IDX[MR][16] = {{0, 16, 0, 16, 0, 16, 1, 17, 1, 17, 1, 17, 2, 18, 2, 18},
+                                         {2, 18, 3, 19, 3, 19, 3, 19, 4, 20, 4, 20, 4, 20, 5, 21},
+                                         {5, 21, 5, 21, 6, 22, 6, 22, 6, 22, 7, 23, 7, 23, 7, 23},
+                                         {8, 24, 8, 24, 8, 24, 9, 25, 9, 25, 9, 25, 10, 26, 10, 26},
+                                         {10, 26, 11, 27, 11, 27, 11, 27, 12, 28, 12, 28, 12, 28, 13, 29},
+                                         {13, 29, 13, 29, 14, 30, 14, 30, 14, 30, 15, 31, 15, 31, 15, 31}};
+    /* bit l of output q's masks: (16q + l) % 6 / 2 is 1 (rows 2, 3) or 2 (rows 4, 5) */
+    static const __mmask16 M23[MR] = {0xC30C, 0x0C30, 0x30C3, 0xC30C, 0x0C30, 0x30C3};
+    static const __mmask16 M45[MR] = {0x0C30, 0x30C3, 0xC30C, 0x0C30, 0x30C3, 0xC30C};
+    const size_t kf = kb / 2;
+    size_t p = 0;
+    for (; p + 16 <= kf; p += 16, ap += 16 * MR) {
+        __m512i r[MR];
+        _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)
+            r[i] = _mm512_ror_epi32(_mm512_loadu_si512(run[i] + 2 * p), 16);
+        _Pragma("GCC unroll 8") for (int q = 0; q < MR; q++)
+        {
+            const __m512i ix = _mm512_loadu_si512(IDX[q]);
+            const __m512i w01 = _mm512_permutex2var_epi32(r[0], ix, r[1]);
+            const __m512i w23 = _mm512_permutex2var_epi32(r[2], ix, r[3]);
+            const __m512i w45 = _mm512_permutex2var_epi32(r[4], ix, r[5]);
+            _mm512_storeu_si512(ap + 16 * q,
+                                _mm512_mask_blend_epi32(M45[q], _mm512_mask_blend_epi32(M23[q], w01, w23), w45));
+        }
+    }
+    for (; p < kf; p++, ap += MR)
+        for (int i = 0; i < MR; i++)
+            ap[i] = (uint32_t)run[i][2 * p] << 16 | run[i][2 * p + 1];
+    if (kb & 1) /* the last element and a zero */
+        for (int i = 0; i < MR; i++)
+            ap[i] = (uint32_t)run[i][kb - 1] << 16;
+}
+
+const mf__gemm_ukr_pair mf__gemm_ukr_pair_avx512bf16 = {.name = "avx512bf16",
+                                                        .mr = MR,
+                                                        .nr = NR,
+                                                        .mc = 144,
+                                                        .kc = 512,
+                                                        .dot = ukr_dot,
+                                                        .chain = ukr_chain,
+                                                        .widen8 = widen8,
+                                                        .sum = sum_run,
+                                                        .zip = zip,
+                                                        .weave = weave};
