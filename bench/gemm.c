@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* bench/gemm.c - mf_gemm's speed against OpenBLAS, oneDNN and this CPU's FMA peak, in one run.
  *
- *   bench/gemm [--threads T] [--sizes 256,512,...] [--shape MxNxK]... [--reps R] [--tc]
+ *   bench/gemm [--threads T] [--sizes 256,512,...] [--shape MxNxK]... [--reps R] [--rounds N] [--only a,b] [--tc]
  *
  * --sizes gives square shapes (none: --sizes ''); --shape adds others, e.g. 2048x1024x4096, a slice of a
  * training layer's 8192 x 1024 x 4096.
  *
  * One CSV line per (shape, inputs, implementation):
  *   m,n,k,inputs,impl,threads,seconds,gflops,vs_ref,vs_peak
- * seconds is the median of R runs back to back, after a warm-up run; gflops counts 2mnk;
+ * seconds is the median of R runs back to back, after a warm-up run (with --rounds N, every implementation's R runs N
+ * times in turn and the median is over all N x R: a stretch in which a shared machine lends the process less of a
+ * core then falls on every implementation alike, not on whichever ran in it); gflops counts 2mnk;
  * vs_ref is the row's speed over its reference's (OpenBLAS sgemm for f32 and f16 inputs, oneDNN's bf16 matmul
  * for bf16 and e4m3 inputs, '-' where it is not built in; MXFP8 and NVFP4 against the per-tensor-scaled
  * e4m3 and e2m1 runs, e2m1, e2m3 and e3m2 against e4m3; each "inputs/exact" row (MF_ACCUM_EXACT) against
  * MF_ACCUM_FP32 on the same inputs and scales; with --tc, each tensor-core model "inputs/gpu" against
- * MF_ACCUM_FP32 on the same inputs); vs_peak divides by the FMA peak this
+ * MF_ACCUM_FP32 on the same inputs; '-' where --only, a list of inputs names, left the reference out); vs_peak divides by the FMA peak this
  * program measures first (a loop of independent vfmadd231ps, times T threads).
  * OpenBLAS runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset; oneDNN with OMP_NUM_THREADS = T. With T > 1
  * each implementation's runs start after a 250 ms pause, so that the other libraries' spinning workers are idle.
@@ -40,7 +42,7 @@
 
 double bench_fma_peak_1(void); /* bench/peak_x86.c: GFLOP/s of one core, or 0 where not measured */
 
-static int threads = 1, reps = 5;
+static int threads = 1, reps = 5, rounds = 1;
 
 /* ---- the FMA peak, on T threads ---------------------------------------------------------------- */
 static void *peak_thread(void *arg)
@@ -160,6 +162,18 @@ static const variant VARIANTS[] = {
 };
 #define N_VARIANTS (int)(sizeof VARIANTS / sizeof VARIANTS[0])
 static int with_tc;
+static const char *only; /* --only: the variants to run, names separated by commas; NULL: all */
+
+static int variant_on(const variant *v)
+{
+    const size_t len = strlen(v->name);
+    if (v->tc && !with_tc)
+        return 0;
+    for (const char *p = only; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+        if (strncmp(p, v->name, len) == 0 && (p[len] == ',' || p[len] == 0))
+            return 1;
+    return only == NULL;
+}
 
 static void run_mf(const ops *o, const variant *v)
 {
@@ -262,7 +276,7 @@ static const char *const impl_name[] = {"minifloat", "openblas_sgemm", "onednn_f
 static void shape(size_t m, size_t n, size_t k, double peak)
 {
     ops o;
-    static double t[N_IMPL + N_VARIANTS][32];
+    static double t[N_IMPL + N_VARIANTS][8 * 31];
     int have[N_IMPL] = {1, 0, 0, 0};
     ops_init(&o, m, n, k);
 #if MF_BENCH_HAVE_OPENBLAS
@@ -274,46 +288,48 @@ static void shape(size_t m, size_t n, size_t k, double peak)
     have[IMPL_DNNL_BF16] = dnnl_make(&mbf, &o, 1);
 #endif
     /* each implementation in turn: a settle, a warm-up run, then reps timed runs back to back (as a training
-     * loop calls it; a pause before every run would time cores waking up) */
-    for (int q = 0; q < N_VARIANTS; q++) {
-        if (VARIANTS[q].tc && !with_tc)
-            continue;
+     * loop calls it; a pause before every run would time cores waking up); all of it `rounds` times */
+    for (int rd = 0; rd < rounds; rd++) {
+        for (int q = 0; q < N_VARIANTS; q++) {
+            if (!variant_on(&VARIANTS[q]))
+                continue;
+            settle();
+            for (int r = -1; r < reps; r++) {
+                const double t0 = now();
+                run_mf(&o, &VARIANTS[q]);
+                if (r >= 0)
+                    t[N_IMPL + q][rd * reps + r] = now() - t0;
+            }
+        }
+#if MF_BENCH_HAVE_OPENBLAS
         settle();
         for (int r = -1; r < reps; r++) {
             const double t0 = now();
-            run_mf(&o, &VARIANTS[q]);
+            run_openblas(&o);
             if (r >= 0)
-                t[N_IMPL + q][r] = now() - t0;
+                t[IMPL_OPENBLAS][rd * reps + r] = now() - t0;
         }
-    }
-#if MF_BENCH_HAVE_OPENBLAS
-    settle();
-    for (int r = -1; r < reps; r++) {
-        const double t0 = now();
-        run_openblas(&o);
-        if (r >= 0)
-            t[IMPL_OPENBLAS][r] = now() - t0;
-    }
 #endif
 #if MF_BENCH_HAVE_DNNL
-    for (int q = IMPL_DNNL_F32; q <= IMPL_DNNL_BF16; q++) {
-        if (!have[q])
-            continue;
-        settle();
-        for (int r = -1; r < reps; r++) {
-            const double t0 = now();
-            dnnl_run(q == IMPL_DNNL_F32 ? &mf32 : &mbf);
-            if (r >= 0)
-                t[q][r] = now() - t0;
+        for (int q = IMPL_DNNL_F32; q <= IMPL_DNNL_BF16; q++) {
+            if (!have[q])
+                continue;
+            settle();
+            for (int r = -1; r < reps; r++) {
+                const double t0 = now();
+                dnnl_run(q == IMPL_DNNL_F32 ? &mf32 : &mbf);
+                if (r >= 0)
+                    t[q][rd * reps + r] = now() - t0;
+            }
         }
-    }
 #endif
+    }
     const double flops = 2.0 * (double)m * (double)n * (double)k;
     double med[N_IMPL + N_VARIANTS];
     for (int q = 0; q < N_IMPL + N_VARIANTS; q++)
-        med[q] = (q < N_IMPL && !have[q]) || q == IMPL_MF || (q >= N_IMPL && VARIANTS[q - N_IMPL].tc && !with_tc)
+        med[q] = (q < N_IMPL && !have[q]) || q == IMPL_MF || (q >= N_IMPL && !variant_on(&VARIANTS[q - N_IMPL]))
                      ? 0
-                     : median_of(t[q], (size_t)reps);
+                     : median_of(t[q], (size_t)(rounds * reps));
     for (int q = 1; q < N_IMPL; q++)
         if (have[q])
             printf("%zu,%zu,%zu,%s,%s,%d,%.6f,%.2f,-,%.3f\n", m, n, k, q == IMPL_DNNL_BF16 ? "bf16" : "f32",
@@ -324,10 +340,10 @@ static void shape(size_t m, size_t n, size_t k, double peak)
                         : v->ref == REF_DNNL_BF16 ? IMPL_DNNL_BF16
                                                   : N_IMPL + v->ref;
         const double s = med[N_IMPL + q];
-        if (v->tc && !with_tc)
+        if (!variant_on(v))
             continue;
         printf("%zu,%zu,%zu,%s,minifloat,%d,%.6f,%.2f,", m, n, k, v->name, threads, s, flops / s * 1e-9);
-        if (ref >= N_IMPL || have[ref])
+        if ((ref >= N_IMPL || have[ref]) && med[ref] > 0)
             printf("%.3f", med[ref] / s);
         else
             printf("-");
@@ -361,6 +377,10 @@ int main(int argc, char **argv)
             with_tc = 1;
         } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
             reps = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+            rounds = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
         } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
             char *s = argv[++i];
             for (ns = 0; ns < 16 && *s; ns++) {
@@ -370,7 +390,8 @@ int main(int argc, char **argv)
             }
         } else {
             fprintf(stderr,
-                    "usage: bench/gemm [--threads T] [--sizes 256,512,...] [--shape MxNxK]... [--reps R] [--tc]\n");
+                    "usage: bench/gemm [--threads T] [--sizes 256,512,...] [--shape MxNxK]... [--reps R] [--rounds N] "
+                    "[--only a,b] [--tc]\n");
             return 2;
         }
     }
@@ -379,9 +400,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench/gemm: sizes are multiples of 32 (the MX blocks)\n");
             return 2;
         }
-    if (threads < 1 || threads > 64 || reps < 1 || reps > 31) {
-        fprintf(stderr, "bench/gemm: threads 1..64, reps 1..31\n");
+    if (threads < 1 || threads > 64 || reps < 1 || reps > 31 || rounds < 1 || rounds > 8) {
+        fprintf(stderr, "bench/gemm: threads 1..64, reps 1..31, rounds 1..8\n");
         return 2;
+    }
+    for (const char *p = only; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p)) {
+        const size_t len = strchr(p, ',') ? (size_t)(strchr(p, ',') - p) : strlen(p);
+        int known = 0;
+        for (int q = 0; q < N_VARIANTS; q++)
+            known |= strlen(VARIANTS[q].name) == len && strncmp(p, VARIANTS[q].name, len) == 0;
+        if (!known) {
+            fprintf(stderr, "bench/gemm: --only: no inputs named '%.*s'\n", (int)len, p);
+            return 2;
+        }
     }
     unsetenv("OPENBLAS_CORETYPE");
     unsetenv("OPENBLAS_L2_SIZE");
