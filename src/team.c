@@ -24,6 +24,30 @@ struct mf__team {
 #endif
 };
 
+/* Waiting spins a little before it sleeps: a sleeping member is woken through the kernel, which may take longer
+ * than a call's phase (a virtual CPU left idle is rescheduled late, or the wakee is put on the waker's core), and
+ * the team then runs on fewer cores than it has. A spin reads the counters with atomic loads (their writers hold
+ * the lock and store them atomically); whether it saw the change or gave up, the locked wait below decides. */
+#if MF_HAVE_PTHREADS && defined(__GNUC__)
+#define SPIN_UNTIL(cond, iters)                                                                                        \
+    for (unsigned long spin_ = 0; spin_ < (iters) && !(cond); spin_++)                                                 \
+    cpu_relax()
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+#else
+#define SPIN_UNTIL(cond, iters) ((void)0)
+#define STORE(x, v) ((x) = (v))
+#endif
+enum { SPIN_PHASE = 1u << 14, SPIN_IDLE = 1u << 15 }; /* pause loops: a few tenths of a millisecond and about twice */
+
 typedef struct member {
     mf__team *tm;
     size_t id;
@@ -61,6 +85,8 @@ size_t mf__team_take(mf__team *tm, size_t total)
 void mf__team_wait(mf__team *tm, size_t count)
 {
 #if MF_HAVE_PTHREADS
+    if (tm->members > 1)
+        SPIN_UNTIL(LOAD(tm->finished) >= count, SPIN_PHASE);
     lock(tm);
     while (tm->finished < count)
         pthread_cond_wait(&tm->go, &tm->mu);
@@ -73,7 +99,7 @@ void mf__team_wait(mf__team *tm, size_t count)
 void mf__team_finished(mf__team *tm)
 {
     lock(tm);
-    tm->finished++;
+    STORE(tm->finished, tm->finished + 1);
 #if MF_HAVE_PTHREADS
     if (tm->members > 1)
         pthread_cond_broadcast(&tm->go);
@@ -129,6 +155,11 @@ static void *worker(void *arg)
     free(arg);
     pthread_mutex_lock(&pool.mu);
     for (;;) {
+        if (pool.gen == seen) { /* no job yet: spin for the next one outside the lock, then sleep */
+            pthread_mutex_unlock(&pool.mu);
+            SPIN_UNTIL(LOAD(pool.gen) != seen, SPIN_IDLE);
+            pthread_mutex_lock(&pool.mu);
+        }
         while (pool.gen == seen)
             pthread_cond_wait(&pool.wake, &pool.mu);
         seen = pool.gen;
@@ -137,7 +168,8 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&pool.mu);
             tm->fn(tm, id, tm->ctx);
             pthread_mutex_lock(&pool.mu);
-            if (--pool.pending == 0)
+            STORE(pool.pending, pool.pending - 1);
+            if (pool.pending == 0)
                 pthread_cond_signal(&pool.done);
         }
     }
@@ -178,10 +210,13 @@ static size_t pool_run(mf__team *tm, size_t want)
         pthread_mutex_init(&tm->mu, NULL);
         pthread_cond_init(&tm->go, NULL);
     }
-    pool.tm = tm, pool.want = want, pool.pending = want - 1, pool.gen++;
+    pool.tm = tm, pool.want = want;
+    STORE(pool.pending, want - 1);
+    STORE(pool.gen, pool.gen + 1);
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.mu);
     tm->fn(tm, 0, tm->ctx);
+    SPIN_UNTIL(LOAD(pool.pending) == 0, SPIN_PHASE);
     pthread_mutex_lock(&pool.mu);
     while (pool.pending)
         pthread_cond_wait(&pool.done, &pool.mu);
@@ -205,7 +240,8 @@ size_t mf__team_run(size_t want, mf__team_fn fn, void *ctx)
 #endif
     if (want > MF__TEAM_MAX)
         want = MF__TEAM_MAX;
-    tm.fn = fn, tm.ctx = ctx, tm.next = tm.finished = 0;
+    tm.fn = fn, tm.ctx = ctx, tm.next = 0;
+    STORE(tm.finished, 0);
 #if MF_HAVE_PTHREADS
     if (want > 1 && (started = pool_run(&tm, want)) != 0)
         return started;
