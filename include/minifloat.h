@@ -18,6 +18,7 @@
 #include "minifloat/types.h"
 #include "minifloat/scalar.h"
 #include "minifloat/p3109.h"
+#include "minifloat/p3109_family.h"
 #include "minifloat/profile.h"
 #include "minifloat/f16.h"
 #include "minifloat/bf16.h"
