@@ -178,16 +178,23 @@ static inline int mf__profile_pair_ok(mf_profile p, mf_format d, mf_format s, mf
 void mf__convert_profile(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
                          mf_stats *st);
 
-static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, const mf_opts *o)
+/* opts' mode, policy and threads, in that order: MF_OK, MF_E_ROUND, MF_E_POLICY or MF_E_ARG */
+static inline int mf__check_opts(const mf_opts *o)
 {
-    if ((unsigned)dst_fmt >= MF_FORMAT_COUNT || (unsigned)src_fmt >= MF_FORMAT_COUNT)
-        return MF_E_FORMAT;
     if ((unsigned)o->round >= MF_ROUND_COUNT)
         return MF_E_ROUND;
     if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
         return MF_E_POLICY;
-    if (o->threads < 0)
-        return MF_E_ARG;
+    return o->threads < 0 ? MF_E_ARG : MF_OK;
+}
+
+static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, const mf_opts *o)
+{
+    int rc;
+    if ((unsigned)dst_fmt >= MF_FORMAT_COUNT || (unsigned)src_fmt >= MF_FORMAT_COUNT)
+        return MF_E_FORMAT;
+    if ((rc = mf__check_opts(o)) != MF_OK)
+        return rc;
     if (o->profile != MF_PROFILE_DEFAULT && !mf__profile_pair_ok(o->profile, dst_fmt, src_fmt, o->round))
         return MF_E_PROFILE;
     return MF_OK;

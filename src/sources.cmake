@@ -6,6 +6,7 @@
 set(MF_LIB_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/api.c
   ${CMAKE_CURRENT_LIST_DIR}/dispatch.c
+  ${CMAKE_CURRENT_LIST_DIR}/p3109_family.c
   ${CMAKE_CURRENT_LIST_DIR}/parallel.c
   ${CMAKE_CURRENT_LIST_DIR}/team.c
   ${CMAKE_CURRENT_LIST_DIR}/portable/convert_portable.c

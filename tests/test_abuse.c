@@ -178,6 +178,20 @@ static int t_convert(const ab_call *c)
 {
     return mf_convert((mf_format)c->e[0], c->p[0], (mf_format)c->e[1], c->p[1], c->n[0], c->p[2]);
 }
+static mf_p3109 ab_member(const ab_call *c)
+{
+    mf_p3109 f;
+    f.k = c->e[0], f.p = c->e[1], f.is_signed = c->e[2], f.extended = c->e[3];
+    return f;
+}
+static int t_p3109_from_f32(const ab_call *c)
+{
+    return mf_p3109_convert_from_f32(ab_member(c), c->p[0], (const float *)c->p[1], c->n[0], c->p[2]);
+}
+static int t_p3109_to_f32(const ab_call *c)
+{
+    return mf_p3109_convert_to_f32((float *)c->p[0], ab_member(c), c->p[1], c->n[0], c->p[2]);
+}
 static int t_strerror(const ab_call *c) { return r_ptr(mf_strerror(c->e[0])); }
 static int t_storage_bytes(const ab_call *c)
 {
@@ -417,6 +431,19 @@ static const ab_fn TABLE[] = {
     {"mf_convert", t_convert, MF_OK, MF_E_NULL, {.e = {MF_FP8_E4M3, MF_FP32}, .n = {N}},
      {ENUM("dst_fmt", 0, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("dst", 0, P_REQN, OE, N, F_NONE),
       ENUM("src_fmt", 1, MF_FORMAT_COUNT, MF_E_FORMAT), PTR("src", 1, P_REQN, IO, 4 * N, F_F32), COUNT("n", 0, 4),
+      PTRL("opts", 2, P_OPT, P_IN, sizeof(mf_opts), F_OPTS, 3), PTR("opts->stats", 3, P_OPT, P_OUT, sizeof(mf_stats), F_NONE),
+      OPTS_FIELDS(2)},
+     {PAIR(0, 1)}, 1, 0},
+    /* minifloat/p3109_family.h: Binary10p4se, codes in uint16_t */
+#define MEMBER_FIELDS ENUMX("f.k", 0, NO_FAIL, MF_E_ARG, 2, 17, 0, -1, INT_MAX), ENUMX("f.p", 1, NO_FAIL, MF_E_ARG, 0, 10, -1), \
+    ENUMX("f.is_signed", 2, NO_FAIL, MF_E_ARG, 2, -1), ENUMX("f.extended", 3, NO_FAIL, MF_E_ARG, 2, -1)
+    {"mf_p3109_convert_from_f32", t_p3109_from_f32, MF_OK, MF_E_NULL, {.e = {10, 4, 1, 1}, .n = {N}},
+     {MEMBER_FIELDS, PTR("dst", 0, P_REQN, OE, 2 * N, F_NONE), PTR("src", 1, P_REQN, IO, 4 * N, F_F32), COUNT("n", 0, 4),
+      PTRL("opts", 2, P_OPT, P_IN, sizeof(mf_opts), F_OPTS, 3), PTR("opts->stats", 3, P_OPT, P_OUT, sizeof(mf_stats), F_NONE),
+      OPTS_FIELDS(2)},
+     {PAIR(0, 1)}, 1, 0},
+    {"mf_p3109_convert_to_f32", t_p3109_to_f32, MF_OK, MF_E_NULL, {.e = {10, 4, 1, 1}, .n = {N}},
+     {MEMBER_FIELDS, PTR("dst", 0, P_REQN, OE, 4 * N, F_NONE), PTR("src", 1, P_REQN, IO, 2 * N, F_BYTES), COUNT("n", 0, 4),
       PTRL("opts", 2, P_OPT, P_IN, sizeof(mf_opts), F_OPTS, 3), PTR("opts->stats", 3, P_OPT, P_OUT, sizeof(mf_stats), F_NONE),
       OPTS_FIELDS(2)},
      {PAIR(0, 1)}, 1, 0},

@@ -365,6 +365,141 @@ START_TEST(test_family_stochastic_bits)
 }
 END_TEST
 
+/* ---- bulk ------------------------------------------------------------------------------------------------- */
+
+static void fill_f32(float *x, size_t n, uint64_t s)
+{
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        x[i] = (float)ldexp((double)(s >> 40) / 16777216.0, (int)(s % 90) - 45) * (s & 1u << 20 ? -1.0f : 1.0f);
+        if (i % 97 == 5)
+            x[i] = i % 2 ? INFINITY : NAN;
+    }
+}
+
+/* The K = 8 members against mf_convert into and out of their rows: the same bytes and counts in every mode. */
+START_TEST(test_family_bulk_rows)
+{
+    enum { N = 4099 };
+    static float x[N], y[N], y2[N];
+    static uint8_t c[N], c2[N];
+    const mf_p3109 members[3] = {{8, 4, 1, 1}, {8, 3, 0, 0}, {8, 1, 0, 1}};
+    fill_f32(x, N, 0x1234567u);
+    for (int q = 0; q < 3; q++) {
+        const mf_format row = mf_p3109_format(members[q]);
+        for (int m = 0; m < MF_ROUND_COUNT; m++)
+            for (int o = 0; o < MF_OVERFLOW_COUNT; o++) {
+                mf_stats s1, s2;
+                mf_opts op;
+                memset(&op, 0, sizeof op);
+                op.round = (mf_round)m, op.overflow = (mf_overflow)o, op.seed = 77, op.sr_offset = 1000, op.stats = &s1;
+                ck_assert_int_eq(mf_p3109_convert_from_f32(members[q], c, x, N, &op), MF_OK);
+                op.stats = &s2;
+                ck_assert_int_eq(mf_convert(row, c2, MF_FP32, x, N, &op), MF_OK);
+                ck_assert_msg(memcmp(c, c2, N) == 0, "%s mode %d policy %d", mf_format_name(row), m, o);
+                ck_assert_msg(memcmp(&s1, &s2, sizeof s1) == 0, "%s mode %d policy %d: stats", mf_format_name(row), m,
+                              o);
+                op.stats = &s1;
+                ck_assert_int_eq(mf_p3109_convert_to_f32(y, members[q], c, N, &op), MF_OK);
+                op.stats = &s2;
+                ck_assert_int_eq(mf_convert(MF_FP32, y2, row, c, N, &op), MF_OK);
+                ck_assert_msg(memcmp(y, y2, sizeof y) == 0, "%s to f32, mode %d", mf_format_name(row), m);
+                ck_assert_msg(memcmp(&s1, &s2, sizeof s1) == 0, "%s to f32: stats", mf_format_name(row));
+            }
+    }
+}
+END_TEST
+
+/* Other members against the scalar functions, element by element (the stream's bits by mf_sr_rbits), and two
+ * threads against one on an array the team splits. */
+START_TEST(test_family_bulk_scalar)
+{
+    enum { N = (1 << 20) + 77 };
+    static float x[N], y[N];
+    static uint16_t c[N], c2[N];
+    static uint8_t b[N];
+    const mf_p3109 members[4] = {{10, 4, 0, 1}, {16, 1, 1, 1}, {12, 7, 1, 0}, {5, 2, 1, 1}};
+    fill_f32(x, N, 0xABCDEFu);
+    for (int q = 0; q < 4; q++) {
+        const mf_p3109 f = members[q];
+        const unsigned width = f.k <= 8 ? 8u : 16u;
+        for (int m = 0; m < MF_ROUND_COUNT; m++) {
+            mf_opts op;
+            mf_stats s1, s2;
+            memset(&op, 0, sizeof op);
+            op.round = (mf_round)m, op.overflow = MF_OVERFLOW_SATURATE, op.seed = 5, op.sr_offset = 3, op.stats = &s1;
+            ck_assert_int_eq(mf_p3109_convert_from_f32(f, f.k <= 8 ? (void *)b : (void *)c, x, N, &op), MF_OK);
+            for (size_t i = 0; i < N; i += 1 + i % 13) {
+                const uint32_t want = mf_p3109_from_f32(f, x[i], (mf_round)m, MF_OVERFLOW_SATURATE,
+                                                        m == MF_ROUND_STOCHASTIC ? mf_sr_rbits(5, 3 + i, width) : 0);
+                MF_EXPECT((f.k <= 8 ? b[i] : c[i]) == want, "k%dp%d mode %d [%zu] %a: 0x%x, scalar 0x%x", f.k, f.p, m,
+                          i, (double)x[i], f.k <= 8 ? b[i] : c[i], want);
+            }
+            if (m == MF_ROUND_NEAREST_EVEN && f.k > 8) { /* two threads: the same codes and counts */
+                op.threads = 2, op.stats = &s2;
+                ck_assert_int_eq(mf_p3109_convert_from_f32(f, c2, x, N, &op), MF_OK);
+                ck_assert(memcmp(c, c2, sizeof c) == 0);
+                ck_assert(memcmp(&s1, &s2, sizeof s1) == 0);
+            }
+        }
+        /* codes back to binary32, rn and SatNone: the scalar decoding (exact where binary32 holds the value) */
+        ck_assert_int_eq(mf_p3109_convert_to_f32(y, f, f.k <= 8 ? (void *)b : (void *)c, N, NULL), MF_OK);
+        for (size_t i = 0; i < N; i += 1 + i % 11) {
+            const float want = mf_p3109_to_f32(f, f.k <= 8 ? b[i] : c[i]);
+            MF_EXPECT(memcmp(&y[i], &want, 4) == 0, "k%dp%d [%zu]: %a, scalar %a", f.k, f.p, i, (double)y[i],
+                      (double)want);
+        }
+    }
+    { /* Binary16p1se's values pass binary32's range: rounding them into it overflows and underflows */
+        const mf_p3109 big = {16, 1, 1, 1};
+        const uint16_t codes[3] = {0x7FFE, 0x0001, 0x4000 + 127}; /* max (2^16382), 2^-16382, 2^127 */
+        mf_stats st;
+        mf_opts op;
+        memset(&op, 0, sizeof op);
+        op.stats = &st;
+        ck_assert_int_eq(mf_p3109_convert_to_f32(y, big, codes, 3, &op), MF_OK);
+        ck_assert(y[0] == INFINITY && y[1] == 0.0f && y[2] == 0x1p127f);
+        ck_assert_uint_eq(st.overflow, 1);
+        ck_assert_uint_eq(st.underflow, 1);
+    }
+}
+END_TEST
+
+START_TEST(test_family_bulk_args)
+{
+    static float x[64], y[64];
+    static uint16_t c[64];
+    const mf_p3109 ok = {10, 4, 1, 1}, bad = {10, 10, 1, 1};
+    mf_opts op;
+    mf_stats st;
+    memset(&op, 0, sizeof op);
+    memset(y, 0x5A, sizeof y);
+    ck_assert_int_eq(mf_p3109_convert_from_f32(bad, c, x, 64, NULL), MF_E_ARG);
+    ck_assert_int_eq(mf_p3109_convert_from_f32(ok, NULL, x, 64, NULL), MF_E_NULL);
+    ck_assert_int_eq(mf_p3109_convert_to_f32(y, ok, NULL, 64, NULL), MF_E_NULL);
+    ck_assert_int_eq(mf_p3109_convert_from_f32(ok, c, x, SIZE_MAX, NULL), MF_E_SIZE);
+    ck_assert_int_eq(mf_p3109_convert_to_f32(y, ok, (const void *)((const char *)y + 100), 64, NULL), MF_E_OVERLAP);
+    ck_assert_int_eq(mf_p3109_convert_from_f32(ok, (void *)((char *)x + 128), x, 64, NULL), MF_E_OVERLAP);
+    op.round = (mf_round)MF_ROUND_COUNT;
+    ck_assert_int_eq(mf_p3109_convert_from_f32(ok, c, x, 64, &op), MF_E_ROUND);
+    op.round = MF_ROUND_NEAREST_EVEN, op.overflow = (mf_overflow)-1;
+    ck_assert_int_eq(mf_p3109_convert_from_f32(ok, c, x, 64, &op), MF_E_POLICY);
+    op.overflow = MF_OVERFLOW_IEEE, op.threads = -1;
+    ck_assert_int_eq(mf_p3109_convert_from_f32(ok, c, x, 64, &op), MF_E_ARG);
+    op.threads = 0, op.profile = MF_PROFILE_TORCH;
+    ck_assert_int_eq(mf_p3109_convert_to_f32(y, ok, c, 64, &op), MF_E_PROFILE);
+    for (int i = 0; i < 64; i++) /* every error above wrote nothing */
+        ck_assert_uint_eq(mf_test_f32_bits(y[i]), 0x5A5A5A5Au);
+    op.profile = MF_PROFILE_DEFAULT, op.stats = &st;
+    memset(&st, 0xFF, sizeof st);
+    ck_assert_int_eq(mf_p3109_convert_from_f32(ok, NULL, NULL, 0, &op), MF_OK); /* empty: the stats zeroed */
+    ck_assert_uint_eq(st.overflow + st.underflow + st.subnormal + st.nan + st.inexact, 0);
+    c[0] = 0xFC00 | 0x3C; /* bits above K = 10 are ignored */
+    ck_assert_int_eq(mf_p3109_convert_to_f32(y, ok, c, 1, NULL), MF_OK);
+    ck_assert(y[0] == mf_p3109_to_f32(ok, 0x3C));
+}
+END_TEST
+
 START_TEST(test_family_args)
 {
     static const mf_p3109 bad[] = {{2, 1, 1, 1}, {17, 4, 1, 1}, {8, 0, 1, 1}, {8, 8, 1, 1},
@@ -398,6 +533,9 @@ int main(void)
     tcase_add_test(tc, test_family_rows);
     tcase_add_test(tc, test_family_recode);
     tcase_add_test(tc, test_family_stochastic_bits);
+    tcase_add_test(tc, test_family_bulk_rows);
+    tcase_add_test(tc, test_family_bulk_scalar);
+    tcase_add_test(tc, test_family_bulk_args);
     tcase_add_test(tc, test_family_args);
     suite_add_tcase(s, tc);
     return mf_run_suite(s);

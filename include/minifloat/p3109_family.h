@@ -164,42 +164,51 @@ MF_HD MF_INLINE int mf_p3109_decode(mf_p3109 f, uint32_t code, mf_p3109_value *v
     return MF_OK;
 }
 
-/* A code unpacked for a binary format whose finite values have exponents emin ... emax: beyond them the value
- * becomes +-inf or +-0; 0 where f or the code is invalid. */
-MF_HD MF_INLINE int mf__p3109_unpack_in(mf_p3109 f, uint32_t code, int32_t emin, int32_t emax, mf__unpacked *u)
-{
-    const mf__fmt w = mf__p3109_facts(f);
-    if (w.bits == 0 || code > mf__fmt_code_mask(w))
-        return 0;
-    *u = mf__unpack(w, code);
-    if (u->cls == MF__CLS_FINITE && u->exp > emax)
-        u->cls = MF__CLS_INF;
-    if (u->cls == MF__CLS_FINITE && u->exp < emin)
-        u->cls = MF__CLS_ZERO;
-    return 1;
-}
-
 /* The value of a code as a binary64 number: exact for every code of a member with at most 11 exponent bits
  * (K - P <= 11 signed, K - P <= 10 unsigned; all K <= 11). Members with more exponent bits have values beyond
  * binary64: those above it give +-inf and those below it +-0 (mf_p3109_decode is exact for all). The NaN code
  * gives the quiet NaN with sign and payload clear. Integer operations only, as the conversions. */
 MF_HD MF_INLINE double mf_p3109_to_f64(mf_p3109 f, uint32_t code)
 {
+    const mf__fmt w = mf__p3109_facts(f);
     mf__unpacked u;
-    if (!mf__p3109_unpack_in(f, code, -1074, 1023, &u) || u.cls == MF__CLS_NAN)
+    if (w.bits == 0 || code > mf__fmt_code_mask(w))
         return mf__f64_from_bits(0x7FF8000000000000u);
+    u = mf__unpack(w, code);
+    if (u.cls == MF__CLS_NAN)
+        return mf__f64_from_bits(0x7FF8000000000000u);
+    if (u.cls == MF__CLS_FINITE && u.exp > 1023)
+        u.cls = MF__CLS_INF;
+    if (u.cls == MF__CLS_FINITE && u.exp < -1074)
+        u.cls = MF__CLS_ZERO;
     return mf__f64_from_bits(mf__pack_f64_exact(u));
 }
 
-/* The same as a binary32 number: exact for members with at most 8 exponent bits (all K <= 8); beyond
- * binary32's range +-inf or +-0. */
+/* The same as a binary32 number, rounded to nearest even where it is not one: exact for members with at most 8
+ * exponent bits (all K <= 8); beyond binary32's range +-inf, or the nearest subnormal or zero. The NaN code
+ * gives the quiet NaN with sign and payload clear. */
 MF_HD MF_INLINE float mf_p3109_to_f32(mf_p3109 f, uint32_t code)
 {
+    const mf__fmt w = mf__p3109_facts(f);
     mf__unpacked u;
-    if (!mf__p3109_unpack_in(f, code, -149, 127, &u) || u.cls == MF__CLS_NAN)
+    unsigned ev = 0;
+    if (w.bits == 0 || code > mf__fmt_code_mask(w))
         return mf__f32_from_bits(0x7FC00000u);
-    return mf__f32_from_bits(mf__pack_f32_exact(u));
+    u = mf__unpack(w, code);
+    if (u.cls == MF__CLS_NAN) /* the quiet NaN with sign and payload clear, as the rows decode it */
+        return mf__f32_from_bits(0x7FC00000u);
+    return mf__f32_from_bits(mf__round_pack(mf__fmt_get(MF_FP32), u, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, &ev));
 }
+
+/* Bulk conversions (the library; errors and stats as mf_convert's, minifloat/convert.h): n binary32 values into
+ * f's codes, and n codes of f into binary32, each element as mf_p3109_from_f32 / mf__round_pack into binary32 would
+ * round it in opts' mode and policy (NULL opts: rn, SatNone), stochastic rounding with the bits mf_convert gives
+ * element i (mf_sr_rbits(seed, sr_offset + i, w), w = 8 for K <= 8 and 16 above). Codes take one byte each for
+ * K <= 8 and two (uint16_t) above, in the low K bits; reading them, the bits above K are ignored. Returns MF_OK,
+ * MF_E_ARG (f not a member, negative threads), MF_E_ROUND, MF_E_POLICY, MF_E_PROFILE (any profile but the
+ * default), MF_E_NULL, MF_E_SIZE or MF_E_OVERLAP (the two arrays share a byte), and writes nothing on error. */
+MF_API int mf_p3109_convert_from_f32(mf_p3109 f, void *dst, const float *src, size_t n, const mf_opts *opts);
+MF_API int mf_p3109_convert_to_f32(float *dst, mf_p3109 f, const void *src, size_t n, const mf_opts *opts);
 
 MF_END_DECLS
 
