@@ -34,6 +34,7 @@ from ._core import (
 from ._core import pack_nibbles, unpack_nibbles
 from .gemm import block_scale, gemm, mx_scale, nvfp4_scale, tensor_scale, vector_scale
 from .lab import AnalyzeReport, analyze, softmax, unary
+from .p3109 import P3109, p3109_decode, p3109_encode
 from .scaling import (
     DelayedScaling,
     LossScaler,
@@ -63,11 +64,11 @@ __version__ = version()
 
 __all__ = [
     "AnalyzeReport", "ArgumentTypeError", "DTYPE_NAMES", "DelayedScaling", "Error", "Format", "FormatInfo",
-    "HAVE_ML_DTYPES", "LossScaler",
+    "HAVE_ML_DTYPES", "LossScaler", "P3109",
     "Stats", "amax", "analyze", "backend", "block_scale", "codes", "convert", "decode", "finfo", "format_of",
     "formats", "fp6_pack", "fp6_unpack", "fp8_block_dequantize", "fp8_block_quantize", "fp8_block_scale_shape",
     "fp8_current_scale", "fp8_dequantize", "fp8_max", "fp8_quantize", "fp8_quantize_current", "gemm",
     "mx_dequantize", "mx_quantize", "mx_scale", "mx_scale_code", "nvfp4_dequantize", "nvfp4_global_scale",
-    "nvfp4_quantize", "nvfp4_scale", "pack_nibbles", "profiles", "scale_from_amax", "softmax", "strerror",
+    "nvfp4_quantize", "nvfp4_scale", "p3109_decode", "p3109_encode", "pack_nibbles", "profiles", "scale_from_amax", "softmax", "strerror",
     "tensor_scale", "unary", "unpack_nibbles", "vector_scale", "version",
 ]

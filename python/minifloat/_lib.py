@@ -93,6 +93,13 @@ class mf_opts(Structure):
     ]
 
 
+# ---- p3109_family.h --------------------------------------------------------------------------------------
+
+
+class mf_p3109(Structure):
+    _fields_ = [("k", c_int), ("p", c_int), ("is_signed", c_int), ("extended", c_int)]
+
+
 # ---- convert.h -------------------------------------------------------------------------------------------
 
 
@@ -271,6 +278,7 @@ STRUCTS = [
     mf_stats,
     mf_reduce_hook,
     mf_opts,
+    mf_p3109,
     mf_format_desc,
     mf_loss_scaler_config,
     mf_loss_scaler,
@@ -352,6 +360,9 @@ _CORE = {
 
 # Added to convert.h with the compatibility profiles: bound when the library has them.
 _CORE_OPTIONAL = {
+    # p3109_family.h (libraries from before it lack these)
+    "mf_p3109_convert_from_f32": (c_int, [mf_p3109, VP, VP, SZ, POINTER(mf_opts)]),
+    "mf_p3109_convert_to_f32": (c_int, [VP, mf_p3109, VP, SZ, POINTER(mf_opts)]),
     "mf_profile_name": (c_char_p, [c_int]),
     "mf_profile_from_name": (c_int, [c_char_p, POINTER(c_int)]),
 }

@@ -4,6 +4,11 @@
 
     python3 -m venv /tmp/gfvenv && /tmp/gfvenv/bin/pip install gfloat numpy
     /tmp/gfvenv/bin/python tests/p3109/gfloat_compare.py build/libminifloat.so
+    /tmp/gfvenv/bin/python tests/p3109/gfloat_compare.py build/libminifloat.so --family
+
+--family compares the whole family of K = 3 ... 12 by its parameters (minifloat/p3109_family.h) instead of the
+rows: binary32 inputs (the values, the midpoints where binary32 holds them, one binary32 ulp either side, random
+values) through mf_p3109_convert_from_f32.
 
 For every P3109 format both know, every deterministic mode both have (rz ru rd rn rna; stochastic rounding
 is not compared: mf_convert draws its bits from Philox, which this script does not reproduce) and both saturation flags (gfloat sat=True <-> SatFinite, sat=False <->
@@ -29,6 +34,10 @@ GF_ROUNDS = {"rn": RoundMode.TiesToEven, "rna": RoundMode.TiesToAway, "rz": Roun
 MF_FP64 = 9
 
 
+class Member(ctypes.Structure):
+    _fields_ = [("k", ctypes.c_int), ("p", ctypes.c_int), ("is_signed", ctypes.c_int), ("extended", ctypes.c_int)]
+
+
 class Opts(ctypes.Structure):
     _fields_ = [("round", ctypes.c_int), ("overflow", ctypes.c_int), ("seed", ctypes.c_uint64),
                 ("sr_offset", ctypes.c_uint64), ("stats", ctypes.c_void_p), ("threads", ctypes.c_int),
@@ -36,42 +45,64 @@ class Opts(ctypes.Structure):
 
 
 def main():
-    lib = ctypes.CDLL(sys.argv[1] if len(sys.argv) > 1 else "build/libminifloat.so")
+    lib = ctypes.CDLL(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "build/libminifloat.so")
+    family = "--family" in sys.argv
     lib.mf_format_from_name.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
     lib.mf_convert.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t,
                                ctypes.POINTER(Opts)]
-    fmts = [(8, p, s, d) for p in range(1, 9) for s in (Signedness.Signed, Signedness.Unsigned)
-            for d in (Domain.Extended, Domain.Finite) if not (s == Signedness.Signed and p == 8)]
-    fmts.append((4, 2, Signedness.Signed, Domain.Finite))
+    lib.mf_p3109_convert_from_f32.argtypes = [Member, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                                              ctypes.POINTER(Opts)]
+    if family:
+        fmts = [(k, p, s, d) for k in range(3, 13) for s in (Signedness.Signed, Signedness.Unsigned)
+                for p in range(1, k + (0 if s == Signedness.Signed else 1)) for d in (Domain.Extended, Domain.Finite)]
+    else:
+        fmts = [(8, p, s, d) for p in range(1, 9) for s in (Signedness.Signed, Signedness.Unsigned)
+                for d in (Domain.Extended, Domain.Finite) if not (s == Signedness.Signed and p == 8)]
+        fmts.append((4, 2, Signedness.Signed, Domain.Finite))
     rng = random.Random(3109)
     total = 0
     groups = defaultdict(lambda: [0, None, set()])
     for k, p, s, d in fmts:
         name = "binary%dp%d%s%s" % (k, p, "s" if s == Signedness.Signed else "u", "e" if d == Domain.Extended else "f")
         fi = format_info_p3109(k, p, s, d)
-        code = ctypes.c_int()
-        if lib.mf_format_from_name(name.encode(), ctypes.byref(code)) != 0:
-            raise SystemExit("minifloat lacks " + name)
-        f = code.value
         vals = [gfloat.decode_float(fi, c).fval for c in range(2 ** k)]
         fin = sorted({v for v in vals if math.isfinite(v)})
         xs = [0.0, -0.0, math.inf, -math.inf, math.nan]
-        for a, b in zip(fin, fin[1:]):
-            for v in (a, (a + b) / 2):
-                xs += [v, np.nextafter(v, math.inf), np.nextafter(v, -math.inf)]
-        top = fin[-1]
-        xs += [top * 1.0625, top * 1.125, top * 2, -top * 2, 1e300, -1e300]
-        xs += [rng.choice([-1, 1]) * math.ldexp(rng.random(), rng.randint(-140, 140)) for _ in range(2000)]
+        if family:
+            f32 = lambda v: float(np.float32(v))
+            for a, b in zip(fin, fin[1:]):
+                for v in (a, (a + b) / 2):
+                    if abs(v) < 3e38 and (v == 0 or abs(v) >= 1.5e-45) and f32(v) == v:
+                        xs += [v, float(np.nextafter(np.float32(v), np.float32(math.inf))),
+                               float(np.nextafter(np.float32(v), np.float32(-math.inf)))]
+            xs += [f32(rng.choice([-1, 1]) * math.ldexp(rng.random(), rng.randint(-140, 125))) for _ in range(2000)]
+        else:
+            for a, b in zip(fin, fin[1:]):
+                for v in (a, (a + b) / 2):
+                    xs += [v, np.nextafter(v, math.inf), np.nextafter(v, -math.inf)]
+            top = fin[-1]
+            xs += [top * 1.0625, top * 1.125, top * 2, -top * 2, 1e300, -1e300]
+            xs += [rng.choice([-1, 1]) * math.ldexp(rng.random(), rng.randint(-140, 140)) for _ in range(2000)]
         xs = [float(x) for x in xs]
         n = len(xs)
-        src = (ctypes.c_double * n)(*xs)
-        out = (ctypes.c_uint8 * n)()
+        if family:
+            member = Member(k, p, 1 if s == Signedness.Signed else 0, 1 if d == Domain.Extended else 0)
+            src = (ctypes.c_float * n)(*xs)
+            out = ((ctypes.c_uint16 if k > 8 else ctypes.c_uint8) * n)()
+        else:
+            code = ctypes.c_int()
+            if lib.mf_format_from_name(name.encode(), ctypes.byref(code)) != 0:
+                raise SystemExit("minifloat lacks " + name)
+            src = (ctypes.c_double * n)(*xs)
+            out = (ctypes.c_uint8 * n)()
         for mode in MF_ROUNDS:
             for sat in (False, True):
                 o = Opts(MF_ROUNDS[mode], 1 if sat else 0, 0, 0, None, 1, 0)
-                if lib.mf_convert(f, out, MF_FP64, src, n, ctypes.byref(o)) != 0:
-                    raise SystemExit("mf_convert failed")
-                if k == 4:
+                rc = (lib.mf_p3109_convert_from_f32(member, out, src, n, ctypes.byref(o)) if family
+                      else lib.mf_convert(code.value, out, MF_FP64, src, n, ctypes.byref(o)))
+                if rc != 0:
+                    raise SystemExit("conversion failed: %d" % rc)
+                if k == 4 and not family:
                     mine = [(out[i // 2] >> (4 * (i % 2))) & 0xF for i in range(n)]
                 else:
                     mine = list(out[:n])
@@ -92,7 +123,7 @@ def main():
                     if g[1] is None:
                         g[1] = "%s %s sat=%s x=%r: minifloat 0x%02x, gfloat %s" % (
                             name, mode, sat, x, mine[i], err or "0x%02x" % gc)
-    print("compared %d conversions (gfloat %s)" % (total, getattr(gfloat, "__version__", "?")))
+    print("compared %d conversions of %d formats (gfloat %s)" % (total, len(fmts), getattr(gfloat, "__version__", "?")))
     for why, (cnt, ex, names) in sorted(groups.items(), key=lambda t: -t[1][0]):
         print("%7d  %s [%d formats]\n         e.g. %s" % (cnt, why, len(names), ex))
 
