@@ -7,11 +7,10 @@
  *
  * A format is four numbers (the report's section 3.1): K bits, precision P (P - 1 trailing significand bits;
  * 1 <= P <= K - 1 signed, 1 <= P <= K unsigned), signed or unsigned, extended (with infinities) or finite.
- * The K = 8 formats and Binary4p2sf are also rows of mf_format (MF_BINARY8P4SE ...), which the bulk
- * conversions, the SIMD kernels and <minifloat/p3109.h>'s arithmetic take; mf_p3109_of and mf_p3109_format
- * go between the two. Every other member is reached through these functions, which round with the library's
- * one core (detail/round.h) from the same four facts the rows are made of: the same bits as the rows where
- * both exist.
+ * The K = 8 formats and Binary4p2sf are also rows of mf_format (MF_BINARY8P4SE ...), which mf_convert (with
+ * its SIMD kernels) and <minifloat/p3109.h>'s arithmetic take; mf_p3109_of and mf_p3109_format go between the
+ * two. Every member is reached through these functions, which round with the library's one core
+ * (detail/round.h) from the same four facts the rows are made of: the same bits as the rows where both exist.
  *
  * Projection (the report's 4.7.3): round in mode r with an unbounded exponent, then saturate by policy o
  * (MF_OVERFLOW_SATURATE = SatFinite, MF_OVERFLOW_IEEE = SatNone), as docs/formats.md ("IEEE P3109") states.
@@ -36,8 +35,8 @@ typedef struct mf_p3109 {
     int extended;  /* 1 extended (infinities), 0 finite */
 } mf_p3109;
 
-/* A decoded code: value = (-1)^(negative) * significand * 2^exponent, exactly, for the finite classes
- * (significand < 2^P, 0 for the zero); cls is one of mf_p3109_class's MF_P3109_CLASS_* values. */
+/* A decoded code: cls is one of mf_p3109_class's MF_P3109_CLASS_* values, and for the finite classes the value
+ * is significand * 2^exponent exactly (significand < 2^P; 0 for the zero), negative for the NEG_ classes. */
 typedef struct mf_p3109_value {
     int cls;
     int32_t exponent;
