@@ -72,8 +72,8 @@ static int convert(mf_p3109 f, int to_f32, void *dst, const void *src, size_t n,
     const mf__fmt w = mf__p3109_facts(f);
     size_t cbytes, fbytes, per = n, pieces = 1;
     job js[PIECES_MAX];
-
     int rc;
+
     if (w.bits == 0)
         return MF_E_ARG;
     if ((rc = mf__check_opts(o)) != MF_OK)
