@@ -97,7 +97,7 @@ const char *mf_strerror(int code)
     case MF_E_NULL: return "a required pointer is NULL";
     case MF_E_FORMAT: return "unknown format (not an mf_format value)";
     case MF_E_ROUND: return "unknown rounding mode (not an mf_round value)";
-    case MF_E_POLICY: return "unknown overflow policy (not an mf_overflow value)";
+    case MF_E_POLICY: return "unknown overflow policy (not an mf_overflow value, or one this function does not take)";
     case MF_E_OVERLAP: return "source and destination overlap and their formats differ";
     case MF_E_SIZE: return "element count too large for the address space";
     case MF_E_ARG: return "invalid argument (e.g. a negative thread count)";
@@ -135,7 +135,7 @@ static const struct {
 };
 
 static const char *const round_names[MF_ROUND_COUNT] = {"rn", "rna", "rz", "ru", "rd", "ro", "sr"};
-static const char *const overflow_names[MF_OVERFLOW_COUNT] = {"ieee", "sat"};
+static const char *const overflow_names[MF_OVERFLOW_COUNT] = {"ieee", "sat", "propagate"};
 
 const char *mf_format_name(mf_format fmt) { return format_ok(fmt) ? format_names[fmt].tag : NULL; }
 
@@ -218,6 +218,10 @@ int mf_overflow_from_name(const char *name, mf_overflow *out)
     }
     if (ieq(name, "sat") || ieq(name, "saturate")) {
         *out = MF_OVERFLOW_SATURATE;
+        return MF_OK;
+    }
+    if (ieq(name, "propagate")) {
+        *out = MF_OVERFLOW_PROPAGATE;
         return MF_OK;
     }
     return MF_E_ARG;

@@ -74,6 +74,11 @@ static inline const mf__backend *mf__backend_for(const mf__backend *r, mf_format
     return r;
 }
 
+/* MF_OVERFLOW_PROPAGATE's infinite inputs, after a conversion of the call under MF_OVERFLOW_SATURATE
+ * (convert_portable.c): their codes and st's counts made the portable backend's. */
+void mf__propagate_inf(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
+                       mf_stats *st);
+
 /* The backends (each defined in its own file). */
 extern const mf__backend mf__backend_portable;
 extern const mf__backend mf__backend_avx2;
@@ -195,6 +200,8 @@ static inline int mf__check_convert_args(mf_format dst_fmt, mf_format src_fmt, c
         return MF_E_FORMAT;
     if ((rc = mf__check_opts(o)) != MF_OK)
         return rc;
+    if (o->profile != MF_PROFILE_DEFAULT && o->overflow == MF_OVERFLOW_PROPAGATE) /* no library it reproduces has it */
+        return MF_E_POLICY;
     if (o->profile != MF_PROFILE_DEFAULT && !mf__profile_pair_ok(o->profile, dst_fmt, src_fmt, o->round))
         return MF_E_PROFILE;
     return MF_OK;

@@ -8,6 +8,8 @@ mf_add_test(test_vectors SOURCES test_vectors.c LABELS unit TIMEOUT 300 LIBS mf_
 target_compile_definitions(test_vectors PRIVATE MF_VECTOR_DIR="${CMAKE_CURRENT_SOURCE_DIR}/vectors")
 mf_add_test(test_p3109 SOURCES test_p3109.c LABELS unit TIMEOUT 120 LIBS mf_oracle)
 target_compile_definitions(test_p3109 PRIVATE MF_P3109_VECTOR_DIR="${CMAKE_CURRENT_SOURCE_DIR}/vectors/p3109")
+# MF_OVERFLOW_PROPAGATE (SatPropagate) on every format: the oracle's infinities, SATURATE's bits elsewhere
+mf_add_test(test_propagate SOURCES test_propagate.c LABELS unit TIMEOUT 120 LIBS mf_oracle)
 # The P3109 family by its parameters (minifloat/p3109_family.h): value tables, the breakpoint oracle, the rows
 mf_add_test(test_p3109_family SOURCES test_p3109_family.c LABELS unit TIMEOUT 300 LIBS mf_oracle)
 target_compile_definitions(test_p3109_family PRIVATE

@@ -364,7 +364,7 @@ START_TEST(test_errors_write_nothing)
     uint8_t dst[64];
     mf_stats st;
     mf_opts bad_r = {(mf_round)7, MF_OVERFLOW_IEEE, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
-    mf_opts bad_o = {MF_ROUND_NEAREST_EVEN, (mf_overflow)2, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
+    mf_opts bad_o = {MF_ROUND_NEAREST_EVEN, (mf_overflow)MF_OVERFLOW_COUNT, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
     mf_opts neg_r = {(mf_round)-1, MF_OVERFLOW_IEEE, 0, 0, &st, 0, MF_PROFILE_DEFAULT};
     size_t i;
     memset(dst, 0x5A, sizeof dst);
@@ -725,7 +725,10 @@ START_TEST(test_names)
     ck_assert_int_eq(o, MF_OVERFLOW_SATURATE);
     ck_assert_ptr_null(mf_format_name((mf_format)MF_FORMAT_COUNT));
     ck_assert_ptr_null(mf_round_name((mf_round)MF_ROUND_COUNT));
-    ck_assert_ptr_null(mf_overflow_name((mf_overflow)2));
+    ck_assert_int_eq(mf_overflow_from_name("Propagate", &o), MF_OK);
+    ck_assert_int_eq(o, MF_OVERFLOW_PROPAGATE);
+    ck_assert_str_eq(mf_overflow_name(MF_OVERFLOW_PROPAGATE), "propagate");
+    ck_assert_ptr_null(mf_overflow_name((mf_overflow)MF_OVERFLOW_COUNT));
     ck_assert_str_eq(mf_version(), MF_VERSION_STRING);
     ck_assert_uint_eq(mf_storage_bytes(MF_FP4_E2M1, 5), 3);
     ck_assert_uint_eq(mf_storage_bytes(MF_FP6_E2M3, 5), 5);

@@ -396,7 +396,8 @@ START_TEST(test_backends_all_pairs)
                         }
         }
     }
-    ck_assert_uint_eq(cases, (uint64_t)backends_tested * MF_FORMAT_COUNT * MF_FORMAT_COUNT * MF_ROUND_COUNT * 2 * 2);
+    ck_assert_uint_eq(cases, (uint64_t)backends_tested * MF_FORMAT_COUNT * MF_FORMAT_COUNT * MF_ROUND_COUNT *
+                                 MF_OVERFLOW_COUNT * 2);
     printf("%d SIMD backends checked on %llu (pair, mode, policy, stats) cases\n", backends_tested,
            (unsigned long long)cases);
 }
@@ -433,7 +434,8 @@ START_TEST(test_backends_every_16bit_code)
                             }
             }
     }
-    ck_assert_uint_eq(cases, (uint64_t)backends_tested * 2 * 32 * MF_FORMAT_COUNT * MF_ROUND_COUNT * 2 * 2);
+    ck_assert_uint_eq(cases,
+                      (uint64_t)backends_tested * 2 * 32 * MF_FORMAT_COUNT * MF_ROUND_COUNT * MF_OVERFLOW_COUNT * 2);
 }
 END_TEST
 

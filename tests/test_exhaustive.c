@@ -766,6 +766,62 @@ START_TEST(test_oracle_anchors)
 }
 END_TEST
 
+/* ---- SatPropagate (test_exhaustive FORMAT propagate) ------------------------------------------------------
+ * MF_OVERFLOW_PROPAGATE, scalar (mf_from_f32) and bulk (mf_convert, the best backend) on every input against the
+ * oracle's tables built for it (saturate 2), every mode with MF_EXHAUSTIVE_SHARD=all; in CI rn on the day's
+ * sixteenth of the inputs (g_scalar_shard: chunks c with c % 16 == it), so that sixteen days cover them all. */
+enum { PCHUNK = 1 << 16 };
+
+START_TEST(test_propagate_sweep)
+{
+    const mfo_fmt *of = mfo_format(g_fmt->tag);
+    const mf_format F = g_fmt->fmt;
+    const int nibble = mf_storage_bytes(F, 2) == 1, nmodes = g_scalar_shard >= 0 ? 1 : NMODES;
+    static float x[PCHUNK];
+    static uint8_t out[PCHUNK];
+    uint64_t checked = 0, bad = 0;
+    for (int m = 0; m < nmodes; m++) {
+        mfo_bp t[2];
+        const mf_opts o = {modes[m].round, MF_OVERFLOW_PROPAGATE, 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
+        size_t k = 0;
+        for (int neg = 0; neg < 2; neg++)
+            ck_assert_int_eq(mfo_bp_build(&t[neg], of, modes[m].oracle, 2, neg), 0);
+        for (uint32_t c = 0; c < (uint32_t)(((uint64_t)1 << 32) / PCHUNK); c++) {
+            const uint32_t base = c * PCHUNK;
+            const mfo_bp *tb = &t[base >> 31];
+            if (base == 0x80000000u)
+                k = 0; /* the other sign's table */
+            if (g_scalar_shard >= 0 && c % NSHARD != (uint32_t)g_scalar_shard)
+                continue;
+            for (uint32_t j = 0; j < PCHUNK; j++)
+                x[j] = f32_from_bits(base | j);
+            ck_assert_int_eq(mf_convert(F, out, MF_FP32, x, PCHUNK, &o), MF_OK);
+            for (uint32_t j = 0; j < PCHUNK; j++) {
+                const uint32_t mag = (base | j) & 0x7FFFFFFFu;
+                uint32_t want, got, bulk;
+                while (k + 1 < tb->n && tb->start[k + 1] <= mag)
+                    k++;
+                want = tb->code[k];
+                got = mf_from_f32(F, x[j], modes[m].round, MF_OVERFLOW_PROPAGATE, 0);
+                bulk = nibble ? (uint32_t)(out[j / 2] >> (4 * (j & 1)) & 15u) : out[j];
+                if (got != want || bulk != want) {
+                    if (bad++ < 5)
+                        printf("FAIL %s %s propagate: 0x%08x -> 0x%x (bulk 0x%x), oracle 0x%x\n", g_fmt->tag,
+                               modes[m].name, base | j, got, bulk, want);
+                }
+                checked++;
+            }
+        }
+        mfo_bp_free(&t[0]);
+        mfo_bp_free(&t[1]);
+        printf("%s propagate %s: %" PRIu64 " inputs checked so far, scalar and bulk (%s)\n", g_fmt->tag, modes[m].name,
+               checked, mf_backend());
+    }
+    ck_assert_uint_eq(bad, 0);
+    ck_assert_uint_eq(checked, (uint64_t)nmodes << (g_scalar_shard >= 0 ? 28 : 32));
+}
+END_TEST
+
 static Suite *exhaustive_suite(int bulk_only)
 {
     Suite *s = suite_create("exhaustive");
@@ -820,14 +876,16 @@ static int choose_shard(const mf__backend *backend, mf_format d)
 int main(int argc, char **argv)
 {
     size_t i;
+    int propagate;
     if (argc != 2 && argc != 3) {
         fprintf(stderr,
                 "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4|"
-                "binary8p4se|binary8p3se|binary4p2sf> [backend]\n",
+                "binary8p4se|binary8p3se|binary4p2sf> [backend | propagate]\n",
                 argv[0]);
         return 2;
     }
-    if (argc == 3 && strcmp(mf_backend(), argv[2]) != 0) {
+    propagate = argc == 3 && strcmp(argv[2], "propagate") == 0;
+    if (argc == 3 && !propagate && strcmp(mf_backend(), argv[2]) != 0) {
         printf("backend %s is not available here (MF_BACKEND=%s gives %s): skipped\n", argv[2],
                getenv("MF_BACKEND") ? getenv("MF_BACKEND") : "", mf_backend());
         return 77;
@@ -839,13 +897,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "unknown format %s\n", argv[1]);
         return 2;
     }
-    g_ncombo = g_fmt->ncombo;
     {
         const char *e = getenv("MF_EXHAUSTIVE_SHARD");
         g_scalar_shard = e && strcmp(e, "all") == 0 ? -1
                          : e && *e                 ? (int)(strtoul(e, NULL, 10) % NSHARD)
                                                    : (int)((unsigned long)(time(NULL) / 86400) % NSHARD);
     }
+    if (propagate) { /* the SatPropagate sweep alone */
+        Suite *s = suite_create("exhaustive_propagate");
+        TCase *tc = tcase_create("propagate");
+        tcase_add_test(tc, test_propagate_sweep);
+        tcase_set_timeout(tc, SWEEP_TIMEOUT);
+        suite_add_tcase(s, tc);
+        return mf_run_suite(s);
+    }
+    g_ncombo = g_fmt->ncombo;
     if (argc == 2 && g_ncombo == NCOMBO && g_scalar_shard >= 0)
         printf("%s: the scalar sweep in rn on every input, in the other modes on shard %d of %u (chunks of %u inputs c "
                "with c %% %u == %d; MF_EXHAUSTIVE_SHARD=all for every input)\n",

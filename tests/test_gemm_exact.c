@@ -287,7 +287,7 @@ static void random_case_x(mf_format fa, mf_format fb, int long_k, int narrow)
     g.o.round = (mf_round)rnd_below(MF_ROUND_COUNT);
     if (g.o.round == MF_ROUND_STOCHASTIC && g.fc == MF_FP32) /* f32's 32 random bits see past ro53: f16 */
         g.fc = MF_FP16;
-    g.o.overflow = (mf_overflow)rnd_below(MF_OVERFLOW_COUNT);
+    g.o.overflow = (mf_overflow)rnd_below(MF_OVERFLOW_PROPAGATE) /* the two policies mf_gemm takes */;
     g.o.seed = rnd(), g.o.sr_offset = rnd_below(1000);
     g.o.threads = 1 + (int)rnd_below(3);
     const int specials = rnd_below(6) == 0; /* NaN / inf codes of e4m3 and e5m2 */
@@ -405,7 +405,7 @@ static void nv_case(void)
     g.o.round = (mf_round)rnd_below(MF_ROUND_COUNT);
     if (g.o.round == MF_ROUND_STOCHASTIC && g.fc == MF_FP32)
         g.fc = MF_FP16;
-    g.o.overflow = (mf_overflow)rnd_below(MF_OVERFLOW_COUNT);
+    g.o.overflow = (mf_overflow)rnd_below(MF_OVERFLOW_PROPAGATE) /* the two policies mf_gemm takes */;
     g.o.seed = rnd(), g.o.sr_offset = rnd_below(1000);
     g.o.threads = 1 + (int)rnd_below(3);
     g.amax_a = rnd_amax(), g.amax_b = rnd_amax();

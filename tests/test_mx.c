@@ -692,6 +692,8 @@ START_TEST(test_bad_arguments)
     o.round = MF_ROUND_NEAREST_EVEN;
     o.overflow = (mf_overflow)5;
     ck_assert_int_eq(Q(MF_MXFP8_E4M3, MF_MX_SCALE_FLOOR, MF_MX_ROWWISE, 0, x, 2, 64, el, sc, &o), MF_E_POLICY);
+    o.overflow = MF_OVERFLOW_PROPAGATE; /* the conversions' policy alone */
+    ck_assert_int_eq(Q(MF_MXFP8_E4M3, MF_MX_SCALE_FLOOR, MF_MX_ROWWISE, 0, x, 2, 64, el, sc, &o), MF_E_POLICY);
     o.overflow = MF_OVERFLOW_IEEE;
     o.threads = -1;
     ck_assert_int_eq(Q(MF_MXFP8_E4M3, MF_MX_SCALE_FLOOR, MF_MX_ROWWISE, 0, x, 2, 64, el, sc, &o), MF_E_ARG);

@@ -535,6 +535,8 @@ START_TEST(test_bad_arguments)
     o.round = MF_ROUND_NEAREST_EVEN;
     o.overflow = (mf_overflow)9;
     ck_assert_int_eq(mf_nvfp4_quantize(MF_MX_ROWWISE, x, 32, 32, el, sc, NULL, &amax, &o), MF_E_POLICY);
+    o.overflow = MF_OVERFLOW_PROPAGATE; /* the conversions' policy alone */
+    ck_assert_int_eq(mf_nvfp4_quantize(MF_MX_ROWWISE, x, 32, 32, el, sc, NULL, &amax, &o), MF_E_POLICY);
     o.overflow = MF_OVERFLOW_IEEE;
     o.threads = -2;
     ck_assert_int_eq(mf_nvfp4_quantize(MF_MX_ROWWISE, x, 32, 32, el, sc, NULL, &amax, &o), MF_E_ARG);

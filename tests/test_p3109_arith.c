@@ -6,10 +6,11 @@
  * rounded to odd at 53 bits (RNDZ, then the last bit set if inexact: a binary64 that rounds as the exact value
  * into any format of 51 bits or fewer, the 32-bit stochastic fraction included), and rounds it into the format
  * with mpfr_ref_round. NaN and infinity cases come from MPFR's IEEE rules, except Recip(0) = NaN (the report's
- * table). Every operand pair of add, sub, mul and of the exact operations, in every mode and both saturation
- * modes; every code for the unary ones; FMA and FAA on every triple of Binary4p2sf in every mode, and on the
- * 8-bit formats on every 61st triple in every mode (unit) or every triple in rn (argument --full, the
- * exhaustive tier: a sixteenth a day in CI, every triple with MF_EXHAUSTIVE_SHARD=all).
+ * table). Every operand pair of add, sub, mul and of the exact operations, in every mode and every saturation
+ * mode (SatNone, SatFinite, SatPropagate); every code for the unary ones; FMA and FAA on every triple of
+ * Binary4p2sf in every mode, and on the 8-bit formats on every 61st triple in every mode (unit) or every triple
+ * in rn (argument --full, the exhaustive tier: a sixteenth a day in CI, every triple with
+ * MF_EXHAUSTIVE_SHARD=all).
  */
 #include "mf_test.h"
 #include <math.h>
@@ -100,7 +101,7 @@ static uint32_t lib(mf_format f, int op, uint32_t a, uint32_t b, uint32_t c, mf_
 
 static const char *const op_names[] = {"add", "sub", "mul", "fma", "faa", "recip"};
 
-/* Check one operand tuple in modes [r0, r1) and both policies; returns the cases checked. */
+/* Check one operand tuple in modes [r0, r1) and every policy; returns the cases checked. */
 static unsigned long check_tuple(mf_format f, ref_format rf, int op, uint32_t a, uint32_t b, uint32_t c, int r0,
                                  int r1)
 {
@@ -108,7 +109,7 @@ static unsigned long check_tuple(mf_format f, ref_format rf, int op, uint32_t a,
     unsigned long n = 0;
     int r, o;
     for (r = r0; r < r1; r++)
-        for (o = 0; o < 2; o++) {
+        for (o = 0; o < MF_OVERFLOW_COUNT; o++) {
             /* rbits: a different 32-bit word per tuple and policy, reaching both ends of the comparison */
             const uint32_t rb = r == MF_ROUND_STOCHASTIC ? (a * 2654435761u) ^ (b * 40503u) ^ (c << 20) ^ (uint32_t)o
                                                          : 0u;

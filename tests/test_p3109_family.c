@@ -8,7 +8,9 @@
  *   (MF_TEST_SAMPLE=k: one member in k),
  *   against the breakpoint oracle (tests/oracle/breakpoints.h, built here from the report's formulas and not from
  *   the library): the value of each code, and the rounding of each value, of the midpoints between neighbours
- *   and of the binary64 numbers next to both, in rn, rna, rz, ru and rd under SatFinite and SatNone;
+ *   and of the binary64 numbers next to both, in rn, rna, rz, ru and rd under SatNone, SatFinite and SatPropagate;
+ * - StochasticA, B and C with N = 1 ... 6 random bits, every R, against the report's formulas evaluated here in
+ *   integers on values a known fraction of a step above a code;
  * - the K = 8 rows and Binary4p2sf of mf_format: the same parameters both ways, the same decoding of every code
  *   and the same rounding as mf_from_f64 in every mode, policy and a set of random bits;
  * - the argument checks.
@@ -212,6 +214,8 @@ static mfo_fmt oracle_fmt(mf_p3109 f)
 static const mf_round MODES[5] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_NEAREST_AWAY, MF_ROUND_TOWARD_ZERO, MF_ROUND_UP,
                                   MF_ROUND_DOWN};
 static const mfo_mode OMODES[5] = {MFO_RN, MFO_RNA, MFO_RZ, MFO_RU, MFO_RD};
+/* the oracle's saturate argument 0, 1, 2: SatNone, SatFinite, SatPropagate */
+static const mf_overflow POLICIES[3] = {MF_OVERFLOW_IEEE, MF_OVERFLOW_SATURATE, MF_OVERFLOW_PROPAGATE};
 
 static unsigned long check_member(mf_p3109 f)
 {
@@ -234,20 +238,19 @@ static unsigned long check_member(mf_p3109 f)
         for (int q = 0; q < 6; q++)
             for (int neg = 0; neg <= 1; neg++)
                 for (int m = 0; m < 5; m++)
-                    for (int sat = 0; sat <= 1; sat++) {
+                    for (int sat = 0; sat <= 2; sat++) {
                         const double x = neg ? -xs[q] : xs[q];
                         const uint32_t want = mfo_round_slow(&o, OMODES[m], sat, x);
-                        const uint32_t got = mf_p3109_from_f64(f, x, MODES[m],
-                                                               sat ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE, 0);
+                        const uint32_t got = mf_p3109_from_f64(f, x, MODES[m], POLICIES[sat], 0);
                         MF_EXPECT(got == want, "k%dp%d%c%c %a mode %d sat %d: 0x%x, oracle 0x%x", f.k, f.p,
                                   f.is_signed ? 's' : 'u', f.extended ? 'e' : 'f', x, (int)MODES[m], sat, got, want);
                         n++;
                     }
     }
-    /* infinities and NaN in, both policies */
-    for (int sat = 0; sat <= 1; sat++)
+    /* infinities and NaN in, every policy */
+    for (int sat = 0; sat <= 2; sat++)
         for (int m = 0; m < 5; m++) {
-            const mf_overflow pol = sat ? MF_OVERFLOW_SATURATE : MF_OVERFLOW_IEEE;
+            const mf_overflow pol = POLICIES[sat];
             MF_EXPECT(mf_p3109_from_f64(f, INFINITY, MODES[m], pol, 0) == mfo_round_slow(&o, OMODES[m], sat, INFINITY),
                       "k%dp%d +inf", f.k, f.p);
             MF_EXPECT(mf_p3109_from_f64(f, -INFINITY, MODES[m], pol, 0) ==
@@ -362,6 +365,81 @@ START_TEST(test_family_stochastic_bits)
                 const uint32_t got = mf_p3109_from_f64(f, x, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, r << (32 - n));
                 MF_EXPECT(got == lo + (uint32_t)up, "N %d R %u x %a: 0x%x, want 0x%x", n, r, x, got, lo + up);
             }
+}
+END_TEST
+
+/* The report's three stochastic modes with N bits, from its formulas in integers: x lies num/2^M of a step above
+ * code lo (nu = num / 2^M exactly), and the mode goes up iff, for R = 0 ... 2^N - 1,
+ *   A: floor(nu 2^N) + R >= 2^N;  B: floor(nu 2^(N+1)) + 2R + 1 >= 2^(N+1);  C: RNE(nu 2^N) + R >= 2^N.
+ * Both signs (the magnitude rounds), a subnormal step and the step into +-max's overflow, every policy. */
+static int stochastic_up(int kind, int n, uint32_t r, uint32_t num, int mbits)
+{
+    const uint64_t a = (uint64_t)num << n; /* nu 2^N = a / 2^M */
+    uint64_t t;
+    if (kind == 0)
+        return (a >> mbits) + r >= (1ull << n);
+    if (kind == 1)
+        return (((uint64_t)num << (n + 1)) >> mbits) + 2 * (uint64_t)r + 1 >= (2ull << n);
+    t = a >> mbits; /* RNE of a / 2^M */
+    {
+        const uint64_t rem = a & ((1ull << mbits) - 1), half = 1ull << (mbits - 1);
+        t += rem > half || (rem == half && (t & 1));
+    }
+    return t + r >= (1ull << n);
+}
+
+START_TEST(test_family_stochastic_abc)
+{
+    static const mf_p3109 fs[3] = {{6, 3, 1, 1}, {7, 4, 0, 0}, {5, 2, 1, 0}};
+    enum { M = 7 };
+    unsigned long n_checked = 0;
+    for (int t = 0; t < 3; t++) {
+        const mf_p3109 f = fs[t];
+        const uint32_t maxc = f.is_signed ? (1u << (f.k - 1)) - 1 - (uint32_t)f.extended
+                                          : (1u << f.k) - 2 - (uint32_t)f.extended;
+        /* codes whose step up is a step of the format: the first (subnormal) ones and the last below max */
+        const uint32_t los[4] = {0, 1, maxc - 1, maxc};
+        for (int c = 0; c < 4; c++)
+            for (int neg = 0; neg <= (f.is_signed ? 1 : 0); neg++) {
+                const uint32_t lo = los[c];
+                const double vlo = mf_p3109_to_f64(f, lo);
+                /* the step above lo: the next code's value, or for max the step below it continued */
+                const double step = lo < maxc ? mf_p3109_to_f64(f, lo + 1) - vlo : vlo - mf_p3109_to_f64(f, lo - 1);
+                for (uint32_t num = 0; num < (1u << M); num++) {
+                    const double mag = vlo + step * num / (1u << M), x = neg ? -mag : mag;
+                    for (int kind = 0; kind < 3; kind++)
+                        for (int n = 1; n <= 6; n++)
+                            for (uint32_t r = 0; r < (1u << n); r++)
+                                for (int pol = 0; pol < 3; pol++) {
+                                    const int up = num != 0 && stochastic_up(kind, n, r, num, M);
+                                    /* up from lo is lo + 1, or above max: what rn gives a value beyond it */
+                                    const uint32_t mag_code = lo + (uint32_t)up;
+                                    uint32_t want;
+                                    if (mag_code > maxc)
+                                        want = mf_p3109_from_f64(f, x * 4, MF_ROUND_NEAREST_EVEN, POLICIES[pol], 0);
+                                    else
+                                        want = mag_code | (neg && mag_code ? 1u << (f.k - 1) : 0u);
+                                    const uint32_t got =
+                                        mf_p3109_from_f64_sr(f, x, (mf_p3109_stochastic)kind, n, r, POLICIES[pol]);
+                                    MF_EXPECT(got == want, "k%dp%d %c num %u kind %c N %d R %u pol %d: 0x%x, want 0x%x",
+                                              f.k, f.p, neg ? '-' : '+', num, 'A' + kind, n, r, pol, got, want);
+                                    n_checked++;
+                                }
+                }
+            }
+    }
+    /* A is MF_ROUND_STOCHASTIC with R in the top N bits */
+    for (uint32_t r = 0; r < 16; r++)
+        ck_assert_uint_eq(mf_p3109_from_f64_sr(fs[0], 1.3, MF_P3109_STOCHASTIC_A, 4, r, MF_OVERFLOW_IEEE),
+                          mf_p3109_from_f64(fs[0], 1.3, MF_ROUND_STOCHASTIC, MF_OVERFLOW_IEEE, r << 28));
+    /* arguments */
+    ck_assert_uint_eq(mf_p3109_from_f64_sr(fs[0], 1.0, MF_P3109_STOCHASTIC_B, 0, 0, MF_OVERFLOW_IEEE), UINT32_MAX);
+    ck_assert_uint_eq(mf_p3109_from_f64_sr(fs[0], 1.0, MF_P3109_STOCHASTIC_B, 32, 0, MF_OVERFLOW_IEEE), UINT32_MAX);
+    ck_assert_uint_eq(mf_p3109_from_f64_sr(fs[0], 1.0, MF_P3109_STOCHASTIC_C, 4, 16, MF_OVERFLOW_IEEE), UINT32_MAX);
+    ck_assert_uint_eq(mf_p3109_from_f64_sr(fs[0], 1.0, (mf_p3109_stochastic)3, 4, 0, MF_OVERFLOW_IEEE), UINT32_MAX);
+    ck_assert_uint_eq(mf_p3109_from_f64_sr(fs[0], 1.0, MF_P3109_STOCHASTIC_C, 4, 0, (mf_overflow)MF_OVERFLOW_COUNT),
+                      UINT32_MAX);
+    printf("%lu stochastic roundings against the formulas\n", n_checked);
 }
 END_TEST
 
@@ -533,6 +611,7 @@ int main(void)
     tcase_add_test(tc, test_family_rows);
     tcase_add_test(tc, test_family_recode);
     tcase_add_test(tc, test_family_stochastic_bits);
+    tcase_add_test(tc, test_family_stochastic_abc);
     tcase_add_test(tc, test_family_bulk_rows);
     tcase_add_test(tc, test_family_bulk_scalar);
     tcase_add_test(tc, test_family_bulk_args);

@@ -4,11 +4,12 @@
  *   uint32_t s = mf_p3109_add(MF_BINARY8P4SE, a, b, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0);
  *
  * Each operation computes its exact result and rounds it once, by the same projection as mf_from_f64 (the
- * report's section 4.7.3: the mode, then SatNone = MF_OVERFLOW_IEEE or SatFinite = MF_OVERFLOW_SATURATE;
- * rbits as in minifloat/scalar.h). Sums and products are formed exactly in integers (a fixed-point
- * accumulator wide enough for any product plus any addend of the format), so FMA and FAA round once and the
- * caller's floating-point environment cannot change a result. The functions are inline, like the scalar
- * conversions they build on: usable in C, C++ and CUDA device code, with no library symbol to export.
+ * report's section 4.7.3: the mode, then SatNone = MF_OVERFLOW_IEEE, SatFinite = MF_OVERFLOW_SATURATE or
+ * SatPropagate = MF_OVERFLOW_PROPAGATE; rbits as in minifloat/scalar.h). Sums and products are formed exactly
+ * in integers (a fixed-point accumulator wide enough for any product plus any addend of the format), so FMA and
+ * FAA round once and the caller's floating-point environment cannot change a result. The functions are inline,
+ * like the scalar conversions they build on: usable in C, C++ and CUDA device code, with no library symbol to
+ * export.
  *
  * Formats: the signed P3109 rows (binary8p1se ... binary8p7sf, binary4p2sf; docs/formats.md). Codes sit in
  * the low bits. An unsigned P3109 format, any other format, a code beyond the format's width or a mode or

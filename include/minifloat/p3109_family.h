@@ -13,12 +13,12 @@
  * (detail/round.h) from the same four facts the rows are made of: the same bits as the rows where both exist.
  *
  * Projection (the report's 4.7.3): round in mode r with an unbounded exponent, then saturate by policy o
- * (MF_OVERFLOW_SATURATE = SatFinite, MF_OVERFLOW_IEEE = SatNone), as docs/formats.md ("IEEE P3109") states.
- * MF_ROUND_STOCHASTIC is StochasticA with N random bits when rbits holds them in its top N bits (R << (32 - N)),
- * N = 1 ... 32. Codes sit in the low K bits. Invalid arguments (mf_p3109_check fails, a code of more than K
- * bits, a mode or policy outside its enum) give UINT32_MAX from the functions returning a code, NaN from those
- * returning a value and MF_E_ARG (negative) from those returning an int. Inline, for C, C++ and CUDA device
- * code.
+ * (MF_OVERFLOW_SATURATE = SatFinite, MF_OVERFLOW_PROPAGATE = SatPropagate, MF_OVERFLOW_IEEE = SatNone), as
+ * docs/formats.md ("IEEE P3109") states. MF_ROUND_STOCHASTIC is StochasticA with N random bits when rbits holds
+ * them in its top N bits (R << (32 - N)), N = 1 ... 32; mf_p3109_from_f64_sr has StochasticA, B and C with N as an
+ * argument. Codes sit in the low K bits. Invalid arguments (mf_p3109_check fails, a code of more than K bits, a
+ * mode or policy outside its enum) give UINT32_MAX from the functions returning a code, NaN from those returning
+ * a value and MF_E_ARG (negative) from those returning an int. Inline, for C, C++ and CUDA device code.
  */
 #ifndef MINIFLOAT_P3109_FAMILY_H
 #define MINIFLOAT_P3109_FAMILY_H
@@ -118,6 +118,49 @@ MF_HD MF_INLINE uint32_t mf_p3109_from_f64(mf_p3109 f, double x, mf_round r, mf_
 MF_HD MF_INLINE uint32_t mf_p3109_from_f32(mf_p3109 f, float x, mf_round r, mf_overflow o, uint32_t rbits)
 {
     return mf_p3109_from_f64(f, (double)x, r, o, rbits);
+}
+
+/* The report's stochastic roundings (4.7.4) with N random bits R (0 <= R < 2^N, N = 1 ... 31). With nu the part of
+ * a unit in the last place that rounding toward zero drops (0 <= nu < 1), the magnitude goes up a unit iff
+ *   MF_P3109_STOCHASTIC_A   floor(nu * 2^N) + R >= 2^N             (MF_ROUND_STOCHASTIC with rbits = R << (32 - N))
+ *   MF_P3109_STOCHASTIC_B   floor(nu * 2^(N + 1)) + 2R + 1 >= 2^(N + 1)
+ *   MF_P3109_STOCHASTIC_C   RNE(nu * 2^N) + R >= 2^N               (nu * 2^N to the nearest integer, ties to even)
+ * and the result is then saturated by o as MF_ROUND_STOCHASTIC's is. */
+typedef enum mf_p3109_stochastic {
+    MF_P3109_STOCHASTIC_A,
+    MF_P3109_STOCHASTIC_B,
+    MF_P3109_STOCHASTIC_C
+} mf_p3109_stochastic;
+
+/* The core's 32-bit comparison word that makes MF_ROUND_STOCHASTIC round u as the mode does. The core goes up iff
+ * floor(nu 2^32) + word >= 2^32: A's word is R << (32 - N); B's adds a half unit of R's last bit, which is
+ * B's 2R + 1 over 2^(N + 1); C is B but where nu 2^N is an even integer plus exactly a half, which C rounds down
+ * and B up: there it is A. */
+MF_HD MF_INLINE uint32_t mf__p3109_sr_word(mf__fmt w, mf__unpacked u, mf_p3109_stochastic kind, int n, uint32_t rnd)
+{
+    const uint32_t a = rnd << (32 - n), b = a | (uint32_t)1 << (31 - n);
+    if (kind == MF_P3109_STOCHASTIC_A)
+        return a;
+    if (kind == MF_P3109_STOCHASTIC_C && u.cls == MF__CLS_FINITE) {
+        const mf__split sp = mf__round_split(w, u);
+        if (sp.frac << n == (uint64_t)1 << 63 && ((sp.frac >> (64 - n)) & 1u) == 0)
+            return a;
+    }
+    return b;
+}
+
+/* Round a binary64 value into f with a stochastic mode of the report and the N random bits rnd (their low N
+ * bits; rnd < 2^N); returns the code, or UINT32_MAX for an invalid argument. */
+MF_HD MF_INLINE uint32_t mf_p3109_from_f64_sr(mf_p3109 f, double x, mf_p3109_stochastic kind, int n, uint32_t rnd,
+                                              mf_overflow o)
+{
+    const mf__fmt w = mf__p3109_facts(f);
+    const mf__unpacked u = mf__unpack(mf__fmt_get(MF_FP64), mf__f64_bits(x));
+    unsigned ev = 0;
+    if (w.bits == 0 || (unsigned)kind > MF_P3109_STOCHASTIC_C || n < 1 || n > 31 || rnd >> n != 0 ||
+        (unsigned)o >= MF_OVERFLOW_COUNT)
+        return MF__BAD_CODE;
+    return mf__round_pack(w, u, MF_ROUND_STOCHASTIC, o, mf__p3109_sr_word(w, u, kind, n, rnd), &ev);
 }
 
 /* Round a code of one member into another (one rounding; a member into itself is the identity). */

@@ -42,7 +42,8 @@ MF_HD MF_INLINE uint32_t mf__from_f32_profile_ok(mf_profile p, mf_format fmt, fl
 MF_HD MF_INLINE uint32_t mf_from_f32_profile(mf_profile p, mf_format fmt, float x, mf_round r, mf_overflow o)
 {
     const mf__fmt f = mf__fmt_get(fmt);
-    if (!mf__args_ok(f, r, o) || !mf_profile_supports(p, fmt, r))
+    if (!mf__args_ok(f, r, o) || !mf_profile_supports(p, fmt, r) ||
+        (p != MF_PROFILE_DEFAULT && o == MF_OVERFLOW_PROPAGATE)) /* no system reproduced has SatPropagate */
         return MF__BAD_CODE;
     return mf__from_f32_profile_ok(p, fmt, x, r, o);
 }
@@ -52,7 +53,8 @@ MF_HD MF_INLINE uint32_t mf_from_f64_profile(mf_profile p, mf_format fmt, double
 {
     const mf__fmt f = mf__fmt_get(fmt);
     unsigned ev = 0;
-    if (!mf__args_ok(f, r, o) || !mf_profile_supports(p, fmt, r))
+    if (!mf__args_ok(f, r, o) || !mf_profile_supports(p, fmt, r) ||
+        (p != MF_PROFILE_DEFAULT && o == MF_OVERFLOW_PROPAGATE)) /* no system reproduced has SatPropagate */
         return MF__BAD_CODE;
     if (mf__profile_via_f32(p, fmt)) /* NaN codes still follow the system's double path */
         return mf__profile_round(p, fmt, mf__unpack(mf__fmt_get(MF_FP32), mf__profile_f64_to_f32(x)), 1, r, o, 0, &ev);

@@ -47,14 +47,18 @@ typedef enum {
 #define MF_ROUND_COUNT 7
 
 /* What happens to a result whose magnitude exceeds the format's largest finite value. For the IEEE P3109
- * formats (docs/formats.md) the two policies are the report's saturation modes SatNone and SatFinite, which
- * also rule infinities and negative values into the unsigned formats; its SatPropagate is not offered yet. */
+ * formats (docs/formats.md) the policies are the report's saturation modes SatNone, SatFinite and SatPropagate,
+ * which also rule infinities and negative values into the unsigned formats. MF_OVERFLOW_PROPAGATE is taken by
+ * the conversions (the scalar functions, mf_convert without a profile, the P3109 family and arithmetic); the
+ * other functions return MF_E_POLICY for it. */
 typedef enum {
-    MF_OVERFLOW_IEEE,    /* as IEEE 754 for the rounding mode (inf, or NaN for e4m3, or max); P3109: SatNone */
-    MF_OVERFLOW_SATURATE /* clamp to +-max finite; P3109: SatFinite */
+    MF_OVERFLOW_IEEE,      /* as IEEE 754 for the rounding mode (inf, or NaN for e4m3, or max); P3109: SatNone */
+    MF_OVERFLOW_SATURATE,  /* clamp to +-max finite; P3109: SatFinite */
+    MF_OVERFLOW_PROPAGATE  /* clamp finite values to +-max, keep infinities where the format has them (as IEEE does,
+                            * else as SATURATE); P3109: SatPropagate */
 } mf_overflow;
 
-#define MF_OVERFLOW_COUNT 2
+#define MF_OVERFLOW_COUNT 3
 
 /* Status codes returned by the compiled functions: 0 on success, negative on bad arguments. */
 enum {
@@ -62,7 +66,7 @@ enum {
     MF_E_NULL = -1,        /* a required pointer is NULL */
     MF_E_FORMAT = -2,      /* unknown mf_format value */
     MF_E_ROUND = -3,       /* unknown mf_round value */
-    MF_E_POLICY = -4,      /* unknown mf_overflow value */
+    MF_E_POLICY = -4,      /* unknown mf_overflow value, or MF_OVERFLOW_PROPAGATE where it is not taken */
     MF_E_OVERLAP = -5,     /* source and destination overlap and are of different formats */
     MF_E_SIZE = -6,        /* element count too large for the address space */
     MF_E_ARG = -7,         /* any other invalid argument (said in the function's documentation) */

@@ -113,6 +113,16 @@ def bool_arg(func: str, name: str, v: Any) -> bool:
     raise arg_type_error(func, name, f"{name} must be a bool (True or False), not {_what(v)}")
 
 
+def saturate_arg(func: str, v: Any) -> int:
+    """The overflow policy as mf_overflow's value: False IEEE overflow (P3109 SatNone), True clamping to +-max
+    (SatFinite), "propagate" clamping finite values and keeping infinities (SatPropagate)."""
+    if v is True or v is False or isinstance(v, np.bool_):
+        return int(bool(v))
+    if isinstance(v, str) and v == "propagate":
+        return 2
+    raise arg_type_error(func, "saturate", f'saturate must be a bool (True or False) or "propagate", not {_what(v)}')
+
+
 def int_arg(func: str, name: str, v: Any, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
     """An integer (Python or numpy, not bool) in [lo, hi]."""
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
@@ -647,7 +657,7 @@ def make_opts(round="rn", saturate=False, seed=0, sr_offset=0, stats=None, threa
               func="convert"):
     o = _lib.mf_opts()
     o.round = round_value(round, func)
-    o.overflow = 1 if bool_arg(func, "saturate", saturate) else 0
+    o.overflow = saturate_arg(func, saturate)
     o.seed = u64_arg(func, "seed", seed)
     o.sr_offset = u64_arg(func, "sr_offset", sr_offset)
     o.stats = ctypes.pointer(stats) if stats is not None else None
@@ -666,6 +676,7 @@ _CONVERT_BLAME = {
     E_PROFILE: ("profile", "the profile does not cover this pair of formats or this rounding mode"),
     E_OVERLAP: ("out", "out shares memory with x"),
     E_ROUND: ("round", "the rounding mode is out of range"),
+    E_POLICY: ("saturate", 'saturate="propagate" is taken only with profile="default"'),
 }
 
 
@@ -737,7 +748,7 @@ def _converter(func: str, x_name: str, src_name: str):
         if r is None:
             r = round_value(round, func)
         if saturate is not False and saturate is not True:
-            saturate = bool_arg(func, "saturate", saturate)
+            saturate = saturate_arg(func, saturate)
         p = _PROFILES.get(profile) if type(profile) is str else None
         if p is None:
             p = profile_value(profile, func)
@@ -789,7 +800,8 @@ convert.__doc__ = """Convert array x into format `to`, rounding once (mf_convert
     x: any array of f64/f32/f16 or an ml_dtypes dtype, or raw uint8/uint16 codes with src=<format> (codes of
     sub-byte formats must fit their width: e2m1 0..0x0f, e2m3/e3m2 0..0x3f).
     to: a format name (anything mf_format_from_name accepts) or dtype; None is refused.
-    round: rn rna rz ru rd ro sr. saturate: True clamps to +-max instead of IEEE overflow (a bool, nothing else).
+    round: rn rna rz ru rd ro sr. saturate: True clamps to +-max instead of IEEE overflow; "propagate" clamps
+    finite values and keeps infinities where the format has them (P3109's SatPropagate; default profile only).
     profile: whose semantics to reproduce ("default", "cuda", "ml_dtypes", "torch", "onnx").
     seed, sr_offset: the stochastic-rounding stream (element i uses index sr_offset + i).
     threads: 0/1 this thread, N > 1 up to N threads for large arrays (same bytes).

@@ -98,8 +98,8 @@ def p3109_encode(x, fmt: Union[P3109, str], *, round: str = "rn", saturate: bool
                  sr_offset: int = 0, stats: bool = False, threads: int = 0):
     """Round array x (converted to float32 first, exactly for float32 and narrower inputs) into member fmt's codes
     (mf_p3109_convert_from_f32): uint8 for K <= 8, uint16 above, x's shape. round: rn rna rz ru rd ro sr (sr:
-    StochasticA with the stream's 8 or 16 bits an element); saturate: SatFinite, else SatNone. Returns the codes,
-    and a Stats when stats=True."""
+    StochasticA with the stream's 8 or 16 bits an element); saturate: True SatFinite, "propagate" SatPropagate,
+    False SatNone. Returns the codes, and a Stats when stats=True."""
     f = _member("p3109_encode", fmt)
     fn = _bound("p3109_encode")
     a = np.asarray(x)

@@ -18,7 +18,7 @@ def _values(n=3000, seed=5):
 
 @pytest.mark.parametrize("name", ["binary8p4se", "binary8p3uf", "binary8p1ue"])
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("saturate", [False, True])
+@pytest.mark.parametrize("saturate", [False, True, "propagate"])
 def test_rows_agree_with_convert(name, mode, saturate):
     x = _values()
     f = mf.P3109.from_name(name)
@@ -72,3 +72,31 @@ def test_errors_name_the_argument(call, argument):
     with pytest.raises(mf.Error) as e:
         call()
     assert e.value.argument == argument
+
+
+def test_propagate_by_hand():
+    """SatPropagate: finite values beyond the range clamp, infinities stay where the format has them (the report's
+    saturation table), and a format without them clamps those too."""
+    x = np.float32([np.inf, -np.inf, 1e30, -1e30, 1.0, np.nan])
+    se = mf.convert(x, "binary8p4se", saturate="propagate")  # extended: +-inf 0x7F / 0xFF, max 224 0x7E
+    assert mf.codes(se).tolist() == [0x7F, 0xFF, 0x7E, 0xFE, 0x40, 0x80]
+    sf = mf.convert(x, "binary8p4sf", saturate="propagate")  # finite: max 240 at 0x7F
+    assert mf.codes(sf).tolist() == [0x7F, 0xFF, 0x7F, 0xFF, 0x40, 0x80]
+    ue = mf.P3109(8, 4, signed=False, extended=True)  # unsigned: +inf 0xFE kept, -inf and negatives to 0
+    assert mf.p3109_encode(x, ue, saturate="propagate").tolist() == [0xFE, 0x00, 0xFD, 0x00, 0x80, 0xFF]
+    h = mf.convert(x[:4], "f16", saturate="propagate").view(np.uint16)
+    assert h.tolist() == [0x7C00, 0xFC00, 0x7BFF, 0xFBFF]
+    assert mf.convert(x[:4], "e4m3", saturate="propagate").view(np.uint8).tolist() == [0x7E, 0xFE, 0x7E, 0xFE]
+
+
+def test_propagate_errors():
+    x = np.float32([1.0])
+    with pytest.raises(mf.ArgumentTypeError) as e:
+        mf.convert(x, "f16", saturate="Propagate")
+    assert e.value.argument == "saturate"
+    with pytest.raises(mf.Error) as e:
+        mf.convert(x, "f16", saturate="propagate", profile="torch")
+    assert e.value.argument == "saturate" and e.value.code == -4
+    with pytest.raises(mf.ArgumentTypeError) as e:
+        mf.gemm(np.ones((2, 2), np.float32), np.ones((2, 2), np.float32), saturate="propagate")
+    assert e.value.argument == "saturate"

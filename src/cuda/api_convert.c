@@ -23,6 +23,8 @@ int mf_cuda_convert(mf_format dst_fmt, void *dst, mf_format src_fmt, const void 
 
     if (rc != MF_OK)
         return rc;
+    if (o->overflow == MF_OVERFLOW_PROPAGATE) /* the kernels are compiled for the other two policies */
+        return MF_E_POLICY;
     if (o->profile != MF_PROFILE_DEFAULT && dst_fmt != src_fmt) /* the kernels run the default semantics */
         return MF_E_UNSUPPORTED;
     if (n == 0) {

@@ -16,7 +16,7 @@ static int mf__qg_opts(const mf_opts *o)
 {
     if (o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_STOCHASTIC)
         return MF_E_ROUND;
-    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+    if ((unsigned)o->overflow > MF_OVERFLOW_SATURATE /* SatPropagate: conversions only */)
         return MF_E_POLICY;
     if (o->threads < 0)
         return MF_E_ARG;

@@ -151,7 +151,7 @@ int mf_gemm(mf_layout layout, mf_trans trans_a, mf_trans trans_b, size_t m, size
         return MF_E_ARG;
     if ((unsigned)o->round >= MF_ROUND_COUNT)
         return MF_E_ROUND;
-    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+    if ((unsigned)o->overflow > MF_OVERFLOW_SATURATE /* SatPropagate: conversions only */)
         return MF_E_POLICY;
 
     g.m = m, g.n = n, g.k = k, g.o = o;
@@ -234,7 +234,7 @@ int mf_gemm_plan(mf_format fmt_a, mf_format fmt_b, const mf_gemm_opts *opts, mf_
         return MF_E_FORMAT;
     if ((unsigned)o->round >= MF_ROUND_COUNT)
         return MF_E_ROUND;
-    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+    if ((unsigned)o->overflow > MF_OVERFLOW_SATURATE /* SatPropagate: conversions only */)
         return MF_E_POLICY;
     if (!plan)
         return MF_E_NULL;

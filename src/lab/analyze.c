@@ -462,7 +462,7 @@ int mf_analyze(mf_format fmt, const void *data, size_t n, const mf_analyze_opts 
         return MF_E_FORMAT;
     if ((unsigned)o->round >= MF_ROUND_COUNT)
         return MF_E_ROUND;
-    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+    if ((unsigned)o->overflow > MF_OVERFLOW_SATURATE /* SatPropagate: conversions only */)
         return MF_E_POLICY;
     if (scab >= F64_INF || ((scb & F64_SIGN) && scab != 0))
         return MF_E_ARG;

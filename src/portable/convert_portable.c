@@ -176,6 +176,42 @@ static void convert_portable(mf_format dfmt, void *dst, mf_format sfmt, const vo
     convert_p3109(dfmt, dst, sfmt, src, n, o, st);
 }
 
+/* MF_OVERFLOW_PROPAGATE after a backend converted the call under MF_OVERFLOW_SATURATE: the two differ only on
+ * the infinite inputs of a destination that has infinities, and those few are converted again here by the
+ * portable loop (the core's SatPropagate), their counts exchanged for SATURATE's. */
+void mf__propagate_inf(mf_format d, void *dst, mf_format s, const void *src, size_t n, const mf_opts *o,
+                       mf_stats *st)
+{
+    const mf__fmt sf = mf__fmt_get(s);
+    const uint64_t mag = mf__fmt_mag_mask(sf), inf = mf__fmt_inf_code(sf);
+    const size_t sb = mf__storage_bytes(s, 1), db = mf__storage_bytes(d, 1);
+    mf_opts po = *o;
+    size_t i;
+    if (d == s || !mf__fmt_has_inf(sf) || !mf__fmt_has_inf(mf__fmt_get(d)))
+        return;
+    po.threads = 0;
+    for (i = 0; i < n; i++) {
+        const uint8_t *x = (const uint8_t *)src + i * sb;
+        mf_stats was, now;
+        uint8_t scratch[8];
+        if (s == MF_FP32 ? (((const uint32_t *)src)[i] & 0x7FFFFFFFu) != 0x7F800000u
+                         : (elem_load(s, src, i) & mag) != inf)
+            continue;
+        po.sr_offset = o->sr_offset + i;
+        po.overflow = MF_OVERFLOW_PROPAGATE;
+        convert_portable(d, (uint8_t *)dst + i * db, s, x, 1, &po, st ? &now : NULL);
+        if (st) {
+            po.overflow = MF_OVERFLOW_SATURATE;
+            convert_portable(d, scratch, s, x, 1, &po, &was);
+            st->overflow += now.overflow - was.overflow;
+            st->underflow += now.underflow - was.underflow;
+            st->subnormal += now.subnormal - was.subnormal;
+            st->nan += now.nan - was.nan;
+            st->inexact += now.inexact - was.inexact;
+        }
+    }
+}
+
 static void plan_portable(mf__plan *p, mf_format d, const void *dst, mf_format s, const void *src, size_t n,
                           const mf_opts *o, int count)
 {

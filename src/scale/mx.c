@@ -163,7 +163,7 @@ int mf_mx_quantize(mf_mx_type type, mf_mx_scale_rule rule, mf_mx_axis axis, unsi
         return MF_E_ARG;
     if (o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_STOCHASTIC)
         return MF_E_ROUND;
-    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+    if ((unsigned)o->overflow > MF_OVERFLOW_SATURATE /* SatPropagate: conversions only */)
         return MF_E_POLICY;
     if (o->threads < 0)
         return MF_E_ARG;

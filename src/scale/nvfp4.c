@@ -64,7 +64,7 @@ int mf_nvfp4_quantize(mf_mx_axis axis, const float *x, size_t rows, size_t cols,
         return rc;
     if (o->round != MF_ROUND_NEAREST_EVEN && o->round != MF_ROUND_STOCHASTIC)
         return MF_E_ROUND;
-    if ((unsigned)o->overflow >= MF_OVERFLOW_COUNT)
+    if ((unsigned)o->overflow > MF_OVERFLOW_SATURATE /* SatPropagate: conversions only */)
         return MF_E_POLICY;
     if (o->threads < 0)
         return MF_E_ARG;

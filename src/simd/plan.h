@@ -12,7 +12,12 @@ const mf__backend BK_CAT(mf__backend_, BK_SYM);
 static void BK_CAT(bk_plan_, BK_SYM)(mf__plan *p, mf_format d, const void *dst, mf_format s, const void *src,
                                             size_t n, const mf_opts *o, int count)
 {
-    mf_opts bo;
+    mf_opts bo, so;
+    if (o->overflow == MF_OVERFLOW_PROPAGATE) { /* converted as SATURATE, then mended (bk_convert_) */
+        so = *o;
+        so.overflow = MF_OVERFLOW_SATURATE;
+        o = &so;
+    }
     p->backend = &BK_CAT(mf__backend_, BK_SYM);
     p->head = p->tail = 0;
     p->body = n;
@@ -50,6 +55,13 @@ static void BK_CAT(bk_convert_, BK_SYM)(mf_format d, void *dst, mf_format s, con
                                                const mf_opts *o, mf_stats *st)
 {
     mf__plan p;
+    if (o->overflow == MF_OVERFLOW_PROPAGATE) { /* SATURATE's bytes but for infinite inputs (mf__propagate_inf) */
+        mf_opts so = *o;
+        so.overflow = MF_OVERFLOW_SATURATE;
+        BK_CAT(bk_convert_, BK_SYM)(d, dst, s, src, n, &so, st);
+        mf__propagate_inf(d, dst, s, src, n, o, st);
+        return;
+    }
     BK_CAT(bk_plan_, BK_SYM)(&p, d, dst, s, src, n, o, st != NULL);
     if (st)
         bk_blocked(d, dst, s, src, n, o, st); /* the portable backend within it, where it must */

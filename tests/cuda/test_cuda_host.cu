@@ -260,7 +260,8 @@ void test_convert()
     }
     const unsigned long nf = MF_FORMAT_COUNT;
     std::printf("convert: %lu configurations of %lu x %lu pairs\n", configs, nf, nf);
-    CHECK(configs == nf * nf * 7 * 2 + nf * nf * 2 * 2 * 2, "configurations: %lu", configs);
+    CHECK(configs == nf * nf * 7 * MF_OVERFLOW_COUNT + nf * nf * 2 * 2 * MF_OVERFLOW_COUNT, "configurations: %lu",
+          configs);
 }
 
 // The SR bits with the block kept between calls equal mf_sr_rbits, in any order of indices.

@@ -96,8 +96,11 @@ uint32_t mfo_nan_result(const mfo_fmt *f)
 uint32_t mfo_inf_result(const mfo_fmt *f, int negative, int saturate)
 {
     uint32_t s = negative ? mfo_sign_bit(f) : 0u;
-    if (is_p3109(f) && negative && is_unsigned(f)) /* below [0, max]: SatFinite 0, SatNone NaN */
+    if (is_p3109(f) && negative && is_unsigned(f)) /* below [0, max]: SatFinite and SatPropagate 0, SatNone NaN */
         return saturate ? 0u : mfo_nan_result(f);
+    /* SatPropagate (saturate 2): an infinity the format has stays (an IEEE kind, a P3109 extended format) */
+    if (saturate == 2 && ((is_p3109(f) && has_inf(f)) || (!is_p3109(f) && f->kind == MFO_KIND_IEEE)))
+        return (mfo_max_code(f) + 1u) | s;
     if (saturate)
         return mfo_max_code(f) | s;
     if (is_p3109(f)) /* SatNone keeps an infinity where the format has one; NaN in the finite formats */
@@ -137,9 +140,9 @@ uint32_t mfo_overflow_result(const mfo_fmt *f, mfo_mode m, int negative, int sat
 {
     if (is_p3109(f) && negative && is_unsigned(f))
         return below_result(f, m, saturate);
-    if (direction(f, m, negative) == DIR_TOWARD_ZERO)
+    if (direction(f, m, negative) == DIR_TOWARD_ZERO || saturate) /* a finite overflow: SatPropagate clamps */
         return mfo_max_code(f) | (negative ? mfo_sign_bit(f) : 0u);
-    return mfo_inf_result(f, negative, saturate);
+    return mfo_inf_result(f, negative, 0);
 }
 
 static double f32_value(uint32_t u)

@@ -64,6 +64,8 @@ uint32_t mfo_sign_bit(const mfo_fmt *f);
 
 /* Codes of the specials the conversions produce, from the semantics. */
 uint32_t mfo_nan_result(const mfo_fmt *f);                             /* NaN input */
+/* saturate: 0 the IEEE policy (P3109 SatNone), 1 saturation (SatFinite), 2 SatPropagate (as 1 but for infinite inputs,
+ * which keep an infinity the format has) */
 uint32_t mfo_inf_result(const mfo_fmt *f, int negative, int saturate); /* +-inf input */
 /* A finite input whose rounded magnitude exceeds max. */
 uint32_t mfo_overflow_result(const mfo_fmt *f, mfo_mode m, int negative, int saturate);

@@ -165,6 +165,8 @@ uint32_t mpfr_ref_round(ref_format fmt, double x, int mode, int saturate, uint32
     if (isinf(x) && f->p3109 == 2 && neg) /* below the unsigned range */
         return saturate ? 0u : f->nan_code;
     if (isinf(x)) {
+        if (saturate == 2 && f->has_inf) /* SatPropagate keeps an infinity the format has */
+            return sign | f->inf_code;
         if (saturate)
             return sign | f->max_code;
         if (f->has_inf)

@@ -16,7 +16,8 @@
 
 #include "oracle/ref.h"
 
-/* Round x into fmt (mode a ref_mode, saturate 0/1); returns the code. *overflow (may be NULL)
+/* Round x into fmt (mode a ref_mode; saturate 0 IEEE / SatNone, 1 saturating / SatFinite, 2 SatPropagate: as 1 but
+ * an infinite x keeps the format's infinity); returns the code. *overflow (may be NULL)
  * receives 1 when the rounded magnitude of a finite x exceeds max. */
 uint32_t mpfr_ref_round(ref_format fmt, double x, int mode, int saturate, uint32_t rbits, int *overflow);
 

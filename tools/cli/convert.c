@@ -463,6 +463,7 @@ const char cli_convert_usage[] =
     "  --to FORMAT        output format (instead of FORMAT before IN)\n"
     "  -r, --round MODE   rounding mode: rn (default) rna rz ru rd ro sr\n"
     "  --sat, --saturate  overflow saturates to +-max (default: IEEE overflow)\n"
+    "  --propagate        finite overflow saturates, infinities stay (P3109's SatPropagate)\n"
     "  --seed S           Philox seed of -r sr; one stream over the whole input (default 0)\n"
     "  --text             text in and out (--text-in, --text-out: one side only); an input number is\n"
     "                     rounded (rn) into --from first, unless --from is f64\n"
@@ -604,7 +605,7 @@ static void print_stats(const conv *c)
 {
     fprintf(stderr, "minifloat: stats: %llu elements, %s -> %s, %s, %s%s%s\n", (unsigned long long)c->done,
             c->dfrom.name, c->dto.name, mf_round_name(c->opts.round),
-            c->opts.overflow == MF_OVERFLOW_SATURATE ? "saturate" : "ieee",
+            c->opts.overflow == MF_OVERFLOW_SATURATE ? "saturate" : mf_overflow_name(c->opts.overflow),
             c->opts.profile != MF_PROFILE_DEFAULT ? ", profile " : "",
             c->opts.profile != MF_PROFILE_DEFAULT ? mf_profile_name(c->opts.profile) : "");
     fprintf(stderr, "  overflow   %llu\n", (unsigned long long)c->total.overflow);
@@ -640,6 +641,8 @@ int cli_convert_main(int argc, char **argv)
             char formats[4096];
             printf(cli_convert_usage, cli_format_tags(formats, sizeof formats, NULL, " ", " "));
             return 0;
+        } else if (strcmp(a, "--propagate") == 0) {
+            c.opts.overflow = MF_OVERFLOW_PROPAGATE;
         } else if (strcmp(a, "--sat") == 0 || strcmp(a, "--saturate") == 0) {
             c.opts.overflow = MF_OVERFLOW_SATURATE;
         } else if (strcmp(a, "--text") == 0) {

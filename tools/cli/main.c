@@ -15,7 +15,7 @@
 /* The usage; the first %s is the formats (every format but f64), the second analyze's part (cli_analyze_usage). */
 static const char usage_text[] =
     "usage: minifloat info [FORMAT]\n"
-    "       minifloat show X [-r MODE] [--sat] [--rbits N]\n"
+    "       minifloat show X [-r MODE] [--sat | --propagate] [--rbits N]\n"
     "       minifloat convert --from FORMAT --to FORMAT [options] [IN [OUT]]\n"
     "       minifloat analyze FILE [--formats LIST] [--scale auto|S] [--op OP] [-r MODE] [--sat] [--plot OUT]\n"
     "       minifloat plan SRC DST [-n N] [-r MODE] [--sat] [--stats] [--threads T] [--sr-offset K]\n"
@@ -36,6 +36,7 @@ static const char usage_text[] =
     "                   code, bit fields, decoded value, relative error, events\n"
     "  -r, --round MODE   rounding mode (default rn)\n"
     "  --sat, --saturate  overflow saturates to +-max (default: IEEE overflow)\n"
+    "  --propagate        finite overflow saturates, infinities stay (P3109's SatPropagate)\n"
     "  --rbits N          the 32 random bits used by -r sr (default 0)\n"
     "convert            round IN (a file or - for stdin, the default) into --to, to OUT (a file or\n"
     "                   -, stdout): .npy, raw arrays or text; see minifloat convert --help\n"
@@ -43,6 +44,7 @@ static const char usage_text[] =
     "  --to FORMAT        output format (or FORMAT before IN: minifloat convert f16 x.npy y.npy)\n"
     "  -r, --round MODE   rounding mode (default rn)\n"
     "  --sat, --saturate  overflow saturates to +-max (default: IEEE overflow)\n"
+    "  --propagate        finite overflow saturates, infinities stay (P3109's SatPropagate)\n"
     "  --text             numbers in and out (--text-in, --text-out: one side only)\n"
     "  --hex              codes in hexadecimal instead of numbers (--hex-in, --hex-out: one side)\n"
     "  --profile NAME     convert as system NAME does, NaN codes included (docs/compat.md)\n"

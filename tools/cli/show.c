@@ -95,6 +95,10 @@ int cli_show_main(int argc, char **argv)
                 ovf = MF_OVERFLOW_SATURATE;
                 continue;
             }
+            if (strcmp(a, "--propagate") == 0) {
+                ovf = MF_OVERFLOW_PROPAGATE;
+                continue;
+            }
             if ((r = cli_opt_value(argc, argv, &i, "--round", "-r", &val)) != 0) {
                 if (r < 0)
                     return cli_usage_error(&cli_tool, "show: option '%s' needs a rounding mode", a);
@@ -139,10 +143,10 @@ int cli_show_main(int argc, char **argv)
             x = ldexp(signbit(x) ? -1.0 : 1.0, DBL_MIN_EXP - DBL_MANT_DIG);
         if (mode == MF_ROUND_STOCHASTIC)
             printf("rounding %s (rbits 0x%08lx), overflow %s\n\n", mf_round_name(mode), (unsigned long)rbits,
-                   ovf == MF_OVERFLOW_SATURATE ? "saturate" : "ieee");
+                   mf_overflow_name(ovf));
         else
             printf("rounding %s, overflow %s\n\n", mf_round_name(mode),
-                   ovf == MF_OVERFLOW_SATURATE ? "saturate" : "ieee");
+                   mf_overflow_name(ovf));
     }
     printf("%-*s  %-10s  %-34s  %-23s  %-10s  %s\n", col, "format", "code", "sign|exponent|mantissa",
            "value", x == 0 ? "abs. error" : "rel. error", "events");

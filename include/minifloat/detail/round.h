@@ -113,7 +113,8 @@ MF_HD MF_INLINE void mf__stats_sum(mf_stats *to, const mf_stats *from)
     to->inexact += from->inexact;
 }
 
-/* Result of an overflow: +-max, or the format's infinity (NaN where it has none).
+/* Result of an overflow: +-max, or the format's infinity (NaN where it has none). MF_OVERFLOW_PROPAGATE clamps
+ * as MF_OVERFLOW_SATURATE does (it differs only for infinite inputs, in mf__round_pack).
  * P3109 formats: MF_OVERFLOW_SATURATE is the report's SatFinite (+-max) and MF_OVERFLOW_IEEE its SatNone,
  * where only the roundings toward the range (rz, ru below, rd above) give +-max; round to odd and
  * stochastic rounding overflow to the infinity (NaN in the finite formats) as the nearest modes do. */
@@ -134,13 +135,43 @@ MF_HD MF_INLINE uint64_t mf__overflow_code(mf__fmt f, uint32_t sign, mf_round r,
 }
 
 /* P3109: a negative infinity or a negative rounded value into an unsigned format lies below the range
- * (its least value is 0): SatFinite gives 0; SatNone gives 0 where the rounding goes toward the range
- * (rz, ru), NaN otherwise. */
+ * (its least value is 0): SatFinite and SatPropagate give 0; SatNone gives 0 where the rounding goes toward the
+ * range (rz, ru), NaN otherwise. */
 MF_HD MF_INLINE uint32_t mf__p3109_below(mf__fmt f, mf_round r, mf_overflow o, int inf)
 {
-    if (o == MF_OVERFLOW_SATURATE || (!inf && (r == MF_ROUND_TOWARD_ZERO || r == MF_ROUND_UP)))
+    if (o != MF_OVERFLOW_IEEE || (!inf && (r == MF_ROUND_TOWARD_ZERO || r == MF_ROUND_UP)))
         return 0;
     return (uint32_t)mf__fmt_nan_code(f);
+}
+
+/* A finite nonzero u on format f's grid (subnormals below, an unbounded exponent above): kept is the number of
+ * units in the last place below |u| (the implicit bit included for normal values), frac the rest as a fraction of
+ * one unit, left-aligned in 64 bits with a sticky bit in bit 0, and e_eff the exponent of that grid. */
+typedef struct mf__split {
+    uint64_t kept, frac;
+    int e_eff;
+} mf__split;
+
+MF_HD MF_FORCE_INLINE mf__split mf__round_split(mf__fmt f, mf__unpacked u)
+{
+    const int emin = mf__fmt_emin(f);
+    const int shift = u.exp < emin ? 63 - f.man + (emin - u.exp) : 63 - f.man;
+    mf__split r;
+    r.e_eff = u.exp < emin ? emin : u.exp;
+    if (shift < 64) {
+        r.kept = u.sig >> shift;
+        r.frac = u.sig << (64 - shift);
+    } else if (shift == 64) {
+        r.kept = 0;
+        r.frac = u.sig;
+    } else if (shift < 128) {
+        r.kept = 0;
+        r.frac = (u.sig >> (shift - 64)) | (uint64_t)((u.sig << (128 - shift)) != 0);
+    } else {
+        r.kept = 0;
+        r.frac = 1;
+    }
+    return r;
 }
 
 /* Round u into format f (which must not be f64) and return its code; ORs MF__EV_* into *ev.
@@ -159,24 +190,26 @@ MF_HD MF_FORCE_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_roun
     const uint32_t sign = mf__fmt_signed(f) || mf__fmt_p3109(f) ? u.sign : 0u;
     const int below = sign && !mf__fmt_signed(f); /* a negative value into an unsigned P3109 format */
     const uint64_t sign_bit = mf__fmt_signed(f) ? (uint64_t)sign << (f.bits - 1) : 0;
-    int emin = mf__fmt_emin(f);
-    int e_eff, shift, inc;
+    const int emin = mf__fmt_emin(f);
+    int e_eff, inc;
     uint64_t kept, frac, code;
+    mf__split sp;
 
     switch (u.cls) {
     case MF__CLS_NAN:
         *ev |= MF__EV_NAN;
         return (uint32_t)mf__fmt_nan_code(f);
     case MF__CLS_INF:
+        /* SatNone and SatPropagate keep an infinity the format has; SatFinite clamps it */
         if (mf__fmt_p3109(f)) {
-            if (o == MF_OVERFLOW_IEEE && mf__fmt_has_inf(f) && !below)
+            if (o != MF_OVERFLOW_SATURATE && mf__fmt_has_inf(f) && !below)
                 return (uint32_t)(mf__fmt_inf_code(f) | sign_bit);
             *ev |= MF__EV_OVERFLOW | MF__EV_INEXACT;
             if (below)
                 return mf__p3109_below(f, r, o, 1);
-            return (uint32_t)(o == MF_OVERFLOW_SATURATE ? mf__fmt_max_code(f) | sign_bit : mf__fmt_nan_code(f));
+            return (uint32_t)(o != MF_OVERFLOW_IEEE ? mf__fmt_max_code(f) | sign_bit : mf__fmt_nan_code(f));
         }
-        if (o == MF_OVERFLOW_IEEE && f.kind == MF__KIND_IEEE)
+        if (o != MF_OVERFLOW_SATURATE && f.kind == MF__KIND_IEEE)
             return (uint32_t)(mf__fmt_inf_code(f) | sign_bit);
         *ev |= MF__EV_OVERFLOW | MF__EV_INEXACT;
         if (o == MF_OVERFLOW_IEEE && mf__fmt_has_nan(f))
@@ -192,31 +225,14 @@ MF_HD MF_FORCE_INLINE uint32_t mf__round_pack(mf__fmt f, mf__unpacked u, mf_roun
         break;
     }
 
-    if (u.exp < emin) {
-        if (f.kind == MF__KIND_E8M0) { /* no subnormals and no zero: clamp to 2^-127 */
-            *ev |= MF__EV_INEXACT;
-            return 0;
-        }
-        e_eff = emin;
-        shift = 63 - f.man + (emin - u.exp);
-    } else {
-        e_eff = u.exp;
-        shift = 63 - f.man;
+    if (u.exp < emin && f.kind == MF__KIND_E8M0) { /* no subnormals and no zero: clamp to 2^-127 */
+        *ev |= MF__EV_INEXACT;
+        return 0;
     }
-
-    if (shift < 64) {
-        kept = u.sig >> shift;
-        frac = u.sig << (64 - shift);
-    } else if (shift == 64) {
-        kept = 0;
-        frac = u.sig;
-    } else if (shift < 128) {
-        kept = 0;
-        frac = (u.sig >> (shift - 64)) | (uint64_t)((u.sig << (128 - shift)) != 0);
-    } else {
-        kept = 0;
-        frac = 1;
-    }
+    sp = mf__round_split(f, u);
+    kept = sp.kept;
+    frac = sp.frac;
+    e_eff = sp.e_eff;
 
     /* the code below the value; its parity decides ties (at P = 1 that of the biased exponent, as the
      * P3109 report's CodeIsEven; e8m0's ties keep going up) */
