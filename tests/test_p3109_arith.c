@@ -289,6 +289,117 @@ END_TEST
 
 /* Bad arguments: UINT32_MAX or MF_E_ARG, for a format outside the signed P3109 rows, a code beyond the width, a
  * mode or policy out of range. */
+/* BlockDotProduct against MPFR: each lane S * x and each product exact at 53 bits (at most 32 significant bits),
+ * their sum by mpfr_sum toward zero and rounded to odd (odd53), then the oracle's rounding into the result format;
+ * NaN and infinity by MPFR's IEEE rules, which are the report's Multiply and Add. Random blocks of 0 ... 40
+ * lanes over element, scale and result formats (signed and unsigned, Binary4p2sf), specials included, scales
+ * near 1 half the time, every mode and policy. */
+static uint64_t bd_state = 0x3109;
+static uint32_t bd_rand(void)
+{
+    bd_state ^= bd_state << 13, bd_state ^= bd_state >> 7, bd_state ^= bd_state << 17;
+    return (uint32_t)(bd_state >> 11);
+}
+
+static uint32_t bd_code(mf_format f)
+{
+    const uint32_t mask = (1u << ref_format_info(rf_of(f))->bits) - 1;
+    return bd_rand() & mask;
+}
+
+START_TEST(test_block_dot)
+{
+    static const mf_format elems[] = {MF_BINARY8P4SE, MF_BINARY8P3SE, MF_BINARY4P2SF, MF_BINARY8P1SE, MF_BINARY8P5UE};
+    static const mf_format scales[] = {MF_BINARY8P1UF, MF_BINARY8P4SE, MF_BINARY8P3UE};
+    static const mf_format results[] = {MF_BINARY8P4SE, MF_BINARY8P3SE, MF_BINARY8P1UF, MF_BINARY4P2SF, MF_BINARY8P6UE};
+    unsigned long n_checked = 0;
+    mpfr_t sx, sy, t, lx, ly, r;
+    mpfr_ptr terms[40];
+    mpfr_t tv[40];
+    mpfr_inits2(53, sx, sy, t, lx, ly, r, (mpfr_ptr)0);
+    for (int i = 0; i < 40; i++)
+        mpfr_init2(tv[i], 53), terms[i] = tv[i];
+    for (int trial = 0; trial < 3000; trial++) {
+        const mf_format fx = elems[bd_rand() % 5], fy = elems[bd_rand() % 5];
+        const mf_format fsx = scales[bd_rand() % 3], fsy = scales[bd_rand() % 3], fr = results[trial % 5];
+        const size_t n = trial < 10 ? (size_t)trial % 2 : bd_rand() % 41;
+        uint8_t x[40], y[40];
+        uint32_t csx = bd_code(fsx), csy = bd_code(fsy);
+        int ternary;
+        double d;
+        if (bd_rand() & 1) { /* scales near 1 */
+            csx = mf_from_f64(fsx, ldexp(1.0, (int)(bd_rand() % 9) - 4), MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE,
+                              0);
+            csy = mf_from_f64(fsy, ldexp(1.0, (int)(bd_rand() % 9) - 4), MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE,
+                              0);
+        }
+        for (size_t i = 0; i < n; i++) { /* specials rarely: their codes come up 1 in 128 or so in K = 8 */
+            x[i] = (uint8_t)bd_code(fx);
+            y[i] = (uint8_t)bd_code(fy);
+        }
+        mpfr_set_d(sx, ref_decode(rf_of(fsx), csx), MPFR_RNDN);
+        mpfr_set_d(sy, ref_decode(rf_of(fsy), csy), MPFR_RNDN);
+        for (size_t i = 0; i < n; i++) {
+            mpfr_set_d(t, ref_decode(rf_of(fx), x[i]), MPFR_RNDN);
+            mpfr_mul(lx, sx, t, MPFR_RNDN); /* exact */
+            mpfr_set_d(t, ref_decode(rf_of(fy), y[i]), MPFR_RNDN);
+            mpfr_mul(ly, sy, t, MPFR_RNDN);
+            mpfr_mul(tv[i], lx, ly, MPFR_RNDN);
+        }
+        if (n == 0) {
+            mpfr_set_zero(r, 1);
+            ternary = 0;
+        } else {
+            ternary = mpfr_sum(r, terms, (unsigned long)n, MPFR_RNDZ);
+        }
+        d = odd53(r, ternary);
+        for (int m = 0; m < MF_ROUND_COUNT; m++)
+            for (int o = 0; o < MF_OVERFLOW_COUNT; o++) {
+                const uint32_t rb = m == MF_ROUND_STOCHASTIC ? bd_rand() : 0u;
+                const uint32_t want = mpfr_ref_round(rf_of(fr), d, m, o, rb, NULL);
+                const uint32_t got = mf_p3109_block_dot(fr, (mf_round)m, (mf_overflow)o, rb, fsx, csx, fx, x, fsy, csy,
+                                                        fy, y, n);
+                MF_EXPECT(got == want,
+                          "trial %d: %s <- %s 0x%x * %s[%zu] . %s 0x%x * %s, mode %d policy %d: 0x%x, want 0x%x (%a)",
+                          trial, mf_format_name(fr), mf_format_name(fsx), csx, mf_format_name(fx), n,
+                          mf_format_name(fsy), csy, mf_format_name(fy), m, o, got, want, d);
+                n_checked++;
+            }
+    }
+    for (int i = 0; i < 40; i++)
+        mpfr_clear(tv[i]);
+    mpfr_clears(sx, sy, t, lx, ly, r, (mpfr_ptr)0);
+    {
+        const uint8_t one[1] = {0x40};
+        const uint32_t s1 = 0x80; /* Binary8p1uf: 2^0 */
+        const uint32_t bad = UINT32_MAX;
+        ck_assert_uint_eq(mf_p3109_block_dot(MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, MF_BINARY8P1UF,
+                                             s1, MF_BINARY8P4SE, one, MF_BINARY8P1UF, s1, MF_BINARY8P4SE, one, 1),
+                          0x40u); /* 1 * 1 */
+        ck_assert_uint_eq(mf_p3109_block_dot(MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, MF_FP8_E4M3,
+                                             s1, MF_BINARY8P4SE, one, MF_BINARY8P1UF, s1, MF_BINARY8P4SE, one, 1),
+                          bad);
+        ck_assert_uint_eq(mf_p3109_block_dot(MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, MF_BINARY8P1UF,
+                                             s1, MF_BINARY8P1UF, one, MF_BINARY8P1UF, s1, MF_BINARY8P4SE, one, 1),
+                          bad); /* 8 exponent bits in an element format */
+        ck_assert_uint_eq(mf_p3109_block_dot(MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, MF_BINARY8P1UF,
+                                             s1, MF_BINARY4P2SF, one, MF_BINARY8P1UF, s1, MF_BINARY8P4SE, one, 1),
+                          bad); /* 0x40 is no Binary4p2sf code */
+        ck_assert_uint_eq(mf_p3109_block_dot(MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, MF_BINARY8P1UF,
+                                             s1, MF_BINARY8P4SE, NULL, MF_BINARY8P1UF, s1, MF_BINARY8P4SE, one, 1),
+                          bad);
+        ck_assert_uint_eq(mf_p3109_block_dot(MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, (mf_overflow)MF_OVERFLOW_COUNT, 0,
+                                             MF_BINARY8P1UF, s1, MF_BINARY8P4SE, one, MF_BINARY8P1UF, s1,
+                                             MF_BINARY8P4SE, one, 1),
+                          bad);
+        ck_assert_uint_eq(mf_p3109_block_dot(MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0, MF_BINARY8P1UF,
+                                             s1, MF_BINARY8P4SE, NULL, MF_BINARY8P1UF, s1, MF_BINARY8P4SE, NULL, 0),
+                          0u); /* no lanes: the zero */
+    }
+    printf("%lu block dot products against MPFR\n", n_checked);
+}
+END_TEST
+
 START_TEST(test_bad_args)
 {
     const uint32_t bad = 0xFFFFFFFFu;
@@ -328,6 +439,7 @@ int main(int argc, char **argv)
         tcase_add_loop_test(tc, test_unary, 0, NFMTS);
         tcase_add_loop_test(tc, test_order, 0, NFMTS);
         tcase_add_test(tc, test_bad_args);
+        tcase_add_test(tc, test_block_dot);
         tcase_add_loop_test(tc, test_family, MF_BINARY8P1SE, MF_BINARY8P7SF + 1); /* the signed K = 8 rows */
     }
     tcase_add_loop_test(tc, test_triples, 0, 2 * NFMTS);

@@ -259,6 +259,83 @@ MF_HD MF_INLINE uint32_t mf_p3109_faa(mf_format fmt, uint32_t a, uint32_t b, uin
     return mf__p3109_sum(fmt, 0, a, b, c, 1, r, o, rbits);
 }
 
+/* One lane of a block, scale * element, by the report's Multiply: its class and sign (NaN for a NaN or 0 * inf). */
+MF_HD MF_INLINE int mf__p3109_lane_cls(mf__unpacked s, mf__unpacked x, uint32_t *sign)
+{
+    *sign = s.sign ^ x.sign;
+    if (s.cls == MF__CLS_NAN || x.cls == MF__CLS_NAN || (s.cls == MF__CLS_INF && x.cls == MF__CLS_ZERO) ||
+        (s.cls == MF__CLS_ZERO && x.cls == MF__CLS_INF))
+        return MF__CLS_NAN;
+    if (s.cls == MF__CLS_INF || x.cls == MF__CLS_INF)
+        return MF__CLS_INF;
+    return s.cls == MF__CLS_ZERO || x.cls == MF__CLS_ZERO ? MF__CLS_ZERO : MF__CLS_FINITE;
+}
+
+/* BlockDotProduct (the report's 5.3.2): the sum over i < n of (sx * x[i]) * (sy * y[i]), each lane's scale times
+ * element and each product exact, the sum exact, rounded once into fr by r and o (rbits as elsewhere). sx and sy
+ * are the blocks' scale codes in formats fsx and fsy (Binary8p1uf in the report's MX-like blocks), x and y their n
+ * element codes (one a byte, Binary4p2sf included) in formats fx and fy: any P3109 rows, fr too, but for elements
+ * of 8 exponent bits (Binary8p1ue, Binary8p1uf), whose products outgrow the 384-bit sum. NaN and infinity by the
+ * report's Multiply and Add: a NaN lane or product (a NaN, 0 * inf), or infinities of both signs in the sum, give
+ * NaN; n = 0 gives the zero. A format that is not a P3109 row (or such an element format), a code wider than its
+ * format, x or y NULL with n > 0, a mode or policy out of range: UINT32_MAX. The scales factor out of the sum
+ * (every lane of a block shares one), so the accumulator spans the elements' range alone. */
+MF_HD MF_INLINE uint32_t mf_p3109_block_dot(mf_format fr, mf_round r, mf_overflow o, uint32_t rbits, mf_format fsx,
+                                            uint32_t sx, mf_format fx, const uint8_t *x, mf_format fsy, uint32_t sy,
+                                            mf_format fy, const uint8_t *y, size_t n)
+{
+    const mf__fmt wr = mf__fmt_get(fr), wsx = mf__fmt_get(fsx), wx = mf__fmt_get(fx), wsy = mf__fmt_get(fsy),
+                  wy = mf__fmt_get(fy);
+    mf__unpacked usx, usy;
+    mf__p3109_acc acc;
+    uint64_t msx = 1, msy = 1;
+    int32_t esx = 0, esy = 0;
+    int inf_pos = 0, inf_neg = 0, nan = 0, i;
+    size_t k;
+    if (wr.bits == 0 || wsx.bits == 0 || wx.bits == 0 || wsy.bits == 0 || wy.bits == 0 || !mf__fmt_p3109(wr) ||
+        !mf__fmt_p3109(wsx) || !mf__fmt_p3109(wx) || !mf__fmt_p3109(wsy) || !mf__fmt_p3109(wy) ||
+        wx.bits - wx.man - mf__fmt_signed(wx) > 7 || wy.bits - wy.man - mf__fmt_signed(wy) > 7 ||
+        sx > mf__fmt_code_mask(wsx) || sy > mf__fmt_code_mask(wsy) || (n > 0 && (!x || !y)) ||
+        (unsigned)r >= MF_ROUND_COUNT || (unsigned)o >= MF_OVERFLOW_COUNT)
+        return MF__BAD_CODE;
+    for (k = 0; k < n; k++)
+        if (x[k] > mf__fmt_code_mask(wx) || y[k] > mf__fmt_code_mask(wy))
+            return MF__BAD_CODE;
+    usx = mf__unpack(wsx, sx);
+    usy = mf__unpack(wsy, sy);
+    if (usx.cls == MF__CLS_FINITE)
+        mf__p3109_term(usx, &msx, &esx, wsx.man);
+    if (usy.cls == MF__CLS_FINITE)
+        mf__p3109_term(usy, &msy, &esy, wsy.man);
+    for (i = 0; i < MF__P3109_LIMBS; i++)
+        acc.w[i] = 0;
+    /* the grid of every term: the scales' last places times the two element formats' least steps */
+    acc.base = esx + esy + (mf__fmt_emin(wx) - wx.man) + (mf__fmt_emin(wy) - wy.man);
+    for (k = 0; k < n; k++) {
+        const mf__unpacked ux = mf__unpack(wx, x[k]), uy = mf__unpack(wy, y[k]);
+        uint32_t sa, sb;
+        const int ca = mf__p3109_lane_cls(usx, ux, &sa), cb = mf__p3109_lane_cls(usy, uy, &sb);
+        if (ca == MF__CLS_NAN || cb == MF__CLS_NAN || (ca == MF__CLS_INF && cb == MF__CLS_ZERO) ||
+            (ca == MF__CLS_ZERO && cb == MF__CLS_INF)) {
+            nan = 1;
+        } else if (ca == MF__CLS_INF || cb == MF__CLS_INF) {
+            inf_pos |= !(sa ^ sb);
+            inf_neg |= (int)(sa ^ sb);
+        } else if (ca == MF__CLS_FINITE && cb == MF__CLS_FINITE) {
+            uint64_t mx, my;
+            int32_t ex, ey;
+            mf__p3109_term(ux, &mx, &ex, wx.man);
+            mf__p3109_term(uy, &my, &ey, wy.man);
+            mf__p3109_acc_add(&acc, sa ^ sb, msx * msy * mx * my, esx + esy + ex + ey);
+        }
+    }
+    if (nan || (inf_pos && inf_neg))
+        return (uint32_t)mf__fmt_nan_code(wr);
+    if (inf_pos || inf_neg)
+        return mf__p3109_round(wr, mf__p3109_special(MF__CLS_INF, (uint32_t)inf_neg), r, o, rbits);
+    return mf__p3109_round(wr, mf__p3109_acc_value(&acc), r, o, rbits);
+}
+
 /* 1 / a: NaN for NaN and for zero (the report's table), 0 for +-inf. */
 MF_HD MF_INLINE uint32_t mf_p3109_recip(mf_format fmt, uint32_t a, mf_round r, mf_overflow o, uint32_t rbits)
 {
