@@ -43,6 +43,24 @@ vectors "f32->e4m3 rn ieee" --text --from f32 --to e4m3 <<'V'
 448      448
 V
 
+# --propagate (P3109's SatPropagate): finite overflow clamps as --sat does, an infinity stays where the format
+# has one (f16, binary8p4se: 0x7f/0xff) and clamps where it has none (e4m3).
+vectors "f32->f16 propagate" --text --from f32 --to f16 --propagate <<'V'
+1e6      65504        # a finite overflow: max
+-1e6     -65504
+inf      inf          # kept
+-inf     -inf
+V
+vectors "f32->binary8p4se propagate, hex out" --text-in --hex-out --from f32 --to binary8p4se --propagate <<'V'
+1000     0x7e         # max 224 = 1.110b*2^7: exponent 7+8 = 1111, mantissa 110
+inf      0x7f         # the infinity
+-inf     0xff
+V
+vectors "f32->e4m3 propagate" --text --from f32 --to e4m3 --propagate <<'V'
+inf      448          # no infinity in e4m3: max
+1000     448
+V
+
 # One rounding from f64; two roundings through f32.
 #   f64 -431.99999999999994 is just below the midpoint 432 of 416 and 448 -> -416.
 #   In f32 it becomes -432 (f32 spacing there is 2^-15), a tie -> -448 (1.110b, even).
