@@ -194,14 +194,8 @@ void mf__propagate_inf(mf_format d, void *dst, mf_format s, const void *src, siz
         const uint8_t *x = (const uint8_t *)src + i * sb;
         mf_stats was, now;
         uint8_t scratch[8];
-        if (s == MF_FP32) { /* the common source, without elem_load's switch */
-            uint32_t b;
-            memcpy(&b, x, sizeof b);
-            if ((b & 0x7FFFFFFFu) != 0x7F800000u)
-                continue;
-        } else if ((elem_load(s, src, i) & mag) != inf) {
+        if ((elem_load(s, src, i) & mag) != inf)
             continue;
-        }
         po.sr_offset = o->sr_offset + i;
         po.overflow = MF_OVERFLOW_PROPAGATE;
         convert_portable(d, (uint8_t *)dst + i * db, s, x, 1, &po, st ? &now : NULL);
