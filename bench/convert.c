@@ -70,6 +70,9 @@ static const bcase cases[] = {
      FP16LIB(fp16lib_f32_to_f16), "f32->f16"},
     {"f32->f16", "rn sat", MF_FP32, MF_FP16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, RAW(raw_cvtps2ph), NULL, NULL,
      NULL},
+    /* SatPropagate: SATURATE's kernels, then the source scanned for infinities (docs/formats.md) */
+    {"f32->f16", "rn propagate", MF_FP32, MF_FP16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_PROPAGATE, RAW(raw_cvtps2ph),
+     NULL, NULL, NULL},
     {"f32->bf16", "rn sat", MF_FP32, MF_BF16, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE, RAW(raw_cvtneps2bf16), NULL,
      NULL, NULL},
     {"f16->f32", "-", MF_FP16, MF_FP32, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, RAW(raw_cvtph2ps), NV(nv_f16_to_f32),
@@ -116,6 +119,8 @@ static const bcase cases[] = {
     FAMILY(binary8p4se, MF_BINARY8P4SE),
     FAMILY(binary8p3se, MF_BINARY8P3SE),
 #undef FAMILY
+    {"f32->binary8p4se", "rn propagate", MF_FP32, MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_PROPAGATE, NULL,
+     NULL, NULL, NULL},
 };
 
 typedef struct size_class {

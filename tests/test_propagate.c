@@ -19,13 +19,6 @@
 
 #include "oracle/breakpoints.h"
 
-static float f32_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 static void check_scalar(mf_format fmt, double x, unsigned *n)
 {
     for (int m = 0; m < MF_ROUND_COUNT; m++) {
@@ -68,7 +61,7 @@ START_TEST(test_propagate_scalar)
         }
         for (uint64_t u = 0; u < 0x80000000u; u += 65521u)
             for (int neg = 0; neg <= 1; neg++) {
-                const float x = f32_of((uint32_t)u | (neg ? 0x80000000u : 0u));
+                const float x = mf_test_bits_f32((uint32_t)u | (neg ? 0x80000000u : 0u));
                 if (!isinf(x))
                     check_scalar(fmt, x, &n);
             }
