@@ -27,17 +27,23 @@ endforeach()
 # Every mode of the breakpoint oracle (rn rna rz ru rd) under SatNone ("ieee") and SatFinite ("sat"), scalar
 # on every input, the portable backend's bulk loop on 1/16 of the chunks in every mode (test_exhaustive.c's
 # bulk_rn_all), with MF_EXHAUSTIVE_SHARD=all (scripts/setup.sh test-all); in CI rn only, as the FNUZ rows (CI time;
-# the other modes of binary8p4se and binary8p3se on every input per backend, below); ro and sr are the unit tier's
-# (test_boundary, test_p3109). SatPropagate ("propagate", test_exhaustive FORMAT propagate): scalar and bulk against
-# the oracle's tables for it, rn on the day's sixteenth of the inputs in CI, every mode on every input in test-all.
+# the other modes of binary8p4se and binary8p3se on every input per backend, below).
+# SatPropagate ("propagate", test_exhaustive FORMAT propagate): scalar and bulk against the oracle's tables for it, rn
+# on the day's sixteenth of the inputs in CI, every mode on every input in test-all.
+# Round to odd and the stochastic roundings ("ro-sr"): ro scalar and bulk against the oracle's round-to-odd tables,
+# StochasticA, B and C with 1 ... 31 random bits pinned at each input's threshold, MF_ROUND_STOCHASTIC scalar and bulk,
+# under all three policies; every input in test-all, the day's 1/256 in CI (about 27 conversions an input).
 # binary8p4se and binary8p3se are also in the SIMD backends' lists below (every mode on every input, for the
-# best backend); binary4p2sf (a nibble format) stays with the portable backend. binary8p4se's "rn ieee" digest equals e4m3fnuz's "rn sat" one, as it
-# should: SatNone's +inf (0x7F) is where e4m3fnuz saturates, and below it the two formats share every code.
+# best backend); binary4p2sf (a nibble format) stays with the portable backend. binary8p4se's "rn ieee" digest
+# equals e4m3fnuz's "rn sat" one, as it should: SatNone's +inf (0x7F) is where e4m3fnuz saturates, and below it the
+# two formats share every code.
 foreach(fmt binary8p4se binary8p3se binary4p2sf)
   add_test(NAME exhaustive_${fmt} COMMAND test_exhaustive ${fmt})
   set_tests_properties(exhaustive_${fmt} PROPERTIES LABELS exhaustive TIMEOUT 900 SKIP_RETURN_CODE 77)
   add_test(NAME exhaustive_${fmt}_propagate COMMAND test_exhaustive ${fmt} propagate)
   set_tests_properties(exhaustive_${fmt}_propagate PROPERTIES LABELS exhaustive TIMEOUT 900)
+  add_test(NAME exhaustive_${fmt}_ro_sr COMMAND test_exhaustive ${fmt} ro-sr)
+  set_tests_properties(exhaustive_${fmt}_ro_sr PROPERTIES LABELS exhaustive TIMEOUT 2700)
 endforeach()
 # ---- end of IEEE P3109 -------------------------------------------------------------------------------
 

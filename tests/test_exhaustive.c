@@ -822,6 +822,245 @@ START_TEST(test_propagate_sweep)
 }
 END_TEST
 
+/* ---- round to odd and the stochastic roundings (test_exhaustive FORMAT ro-sr), the P3109 rows --------------------
+ * Every binary32 input x, for each of SatNone, SatFinite and SatPropagate:
+ * - ro: mf_from_f32 and mf_convert against the oracle's round-to-odd tables;
+ * - StochasticA, B and C (mf_p3109_from_f64_sr) with n = 1 + c % 31 random bits in chunk c: the oracle gives the
+ *   threshold T (x goes up iff R >= T) and the library is asked at R = T - 1 and R = T (R = 0 and 2^n - 1 where T is 0
+ *   or 2^n, nothing to pin), which fixes where it steps; every n meets 1/31 of the inputs;
+ * - MF_ROUND_STOCHASTIC: mf_from_f32 with rbits at both sides of the threshold of all 32 bits (StochasticA with
+ *   N = 32); mf_convert with Philox bits (element i takes mf_sr_rbits(seed, i, w), w = mf_sr_width(F):
+ *   StochasticA with N = w), whose R the oracle reads from the same word.
+ * About 27 conversions an input (~3 CPU-minutes per 2^30 inputs): every input with MF_EXHAUSTIVE_SHARD=all
+ * (scripts/setup.sh test-all); in CI (CI time) the day's 1/256 of the chunks, c % 256 == g_rosr_shard. */
+enum { RCHUNK = 1 << 16, NPOL = 3, NSHARD_ROSR = 256 };
+static int g_rosr_shard = -1;
+
+typedef struct {
+    const mfo_fmt *of;
+    uint32_t top;                          /* the grid index above max */
+    double vals[260];                      /* the grid's magnitudes, 0 ... top */
+    uint32_t code_of[NPOL][2][260];        /* [policy][sign][grid index]: the code a rounding not toward the range
+                                            * gives; index top, an overflow */
+    mfo_bp ro[NPOL][2];                    /* round to odd, [policy][sign] */
+    size_t k_ro[NPOL];                     /* cursors into ro */
+    uint32_t k;                            /* the grid cursor: vals[k] <= |x| < vals[k + 1] */
+    uint64_t checked, bad;
+} rosr_state;
+
+static float g_rx[RCHUNK];
+static uint8_t g_rout[NPOL][2][RCHUNK]; /* [policy][ro, sr] */
+static const mf_overflow g_pols[NPOL] = {MF_OVERFLOW_IEEE, MF_OVERFLOW_SATURATE, MF_OVERFLOW_PROPAGATE};
+#define ROSR_SEED 0x3109u
+
+static EX_NOINLINE void rosr_fail(rosr_state *st, const char *what, int pol, uint32_t in, uint64_t rnd, uint32_t got,
+                                  uint32_t want)
+{
+    if (st->bad++ < 8)
+        printf("FAIL %s %s policy %d: 0x%08x (R %" PRIu64 ") -> 0x%x, oracle 0x%x\n", g_fmt->tag, what, pol, in, rnd,
+               got, want);
+}
+
+/* The two R of a threshold T in [0, 2^n]: both sides of it, or 0 and 2^n - 1 where T is an end */
+EX_FORCE_INLINE uint64_t rosr_r(uint64_t T, int n, int side)
+{
+    const uint64_t one = (uint64_t)1 << n;
+    if (T == 0 || T == one)
+        return side ? one - 1 : 0;
+    return side ? T : T - 1;
+}
+
+/* Chunk c (RCHUNK inputs from c * RCHUNK, already in g_rx and converted into g_rout); F is a constant at the call
+ * site, so that the conversions are specialised for it */
+EX_FORCE_INLINE void rosr_chunk(mf_format F, rosr_state *st, uint32_t c)
+{
+    static const mf_p3109_stochastic kinds[3] = {MF_P3109_STOCHASTIC_A, MF_P3109_STOCHASTIC_B, MF_P3109_STOCHASTIC_C};
+    static const char *const kind_names[3] = {"StochasticA", "StochasticB", "StochasticC"};
+    const uint32_t base = c * RCHUNK, top = st->top;
+    const int neg = (int)(base >> 31), n = 1 + (int)(c % 31), nibble = F == MF_BINARY4P2SF;
+    const int w = (int)mf_sr_width(F);
+    mf_p3109 pf = {0, 0, 0, 0};
+    (void)mf_p3109_of(F, &pf);
+    for (uint32_t j = 0; j < RCHUNK; j++) {
+        const uint32_t in = base | j, mag = in & 0x7FFFFFFFu;
+        const float x = g_rx[j];
+        const double a = fabs((double)x);
+        const int finite = mag < 0x7F800000u;
+        double nu = 0; /* (|x| - lo) / (hi - lo) */
+        int over = 0;  /* both neighbours above max */
+        const uint64_t rs = mf_sr_rbits(ROSR_SEED, in, (unsigned)w) >> (32 - w);
+        uint64_t T[5]; /* the thresholds of StochasticA, B, C with n bits, of A with 32 bits and with w bits */
+        if (finite) {
+            while (st->k < top && st->vals[st->k + 1] <= a)
+                st->k++;
+            over = st->k >= top;
+            if (!over)
+                nu = (a - st->vals[st->k]) / (st->vals[st->k + 1] - st->vals[st->k]);
+        }
+        for (int q = 0; q < 3; q++) /* powers of two: the products are exact */
+            T[q] = finite && !over ? mfo_sr_threshold((mfo_sr_kind)q, n, nu * (double)((uint64_t)1 << n))
+                                   : (uint64_t)1 << n;
+        T[3] = finite && !over ? mfo_sr_threshold(MFO_SR_A, 32, nu * 0x1p32) : (uint64_t)1 << 32;
+        T[4] = finite && !over ? mfo_sr_threshold(MFO_SR_A, w, nu * (double)((uint64_t)1 << w)) : (uint64_t)1 << w;
+        for (int p = 0; p < NPOL; p++) {
+            const mfo_bp *t = &st->ro[p][neg];
+            const uint32_t *codes = st->code_of[p][neg];
+            const uint32_t special = finite                 ? 0u
+                                     : mag == 0x7F800000u ? mfo_inf_result(st->of, neg, p)
+                                                          : mfo_nan_result(st->of);
+            uint32_t want, got, bulk;
+            while (st->k_ro[p] + 1 < t->n && t->start[st->k_ro[p] + 1] <= mag)
+                st->k_ro[p]++;
+            want = t->code[st->k_ro[p]];
+            got = mf_from_f32(F, x, MF_ROUND_ODD, g_pols[p], 0);
+            bulk = nibble ? (uint32_t)(g_rout[p][0][j / 2] >> (4 * (j & 1)) & 15u) : g_rout[p][0][j];
+            if (got != want || bulk != want)
+                rosr_fail(st, got != want ? "ro scalar" : "ro bulk", p, in, 0, got != want ? got : bulk, want);
+#define ROSR_WANT(T, r) (!finite ? special : over ? codes[top] : codes[st->k + ((r) >= (T))])
+            for (int q = 0; q < 3; q++)
+                for (int side = 0; side < 2; side++) {
+                    const uint64_t r = rosr_r(T[q], n, side);
+                    want = ROSR_WANT(T[q], r);
+                    got = mf_p3109_from_f64_sr(pf, (double)x, kinds[q], n, (uint32_t)r, g_pols[p]);
+                    if (got != want)
+                        rosr_fail(st, kind_names[q], p, in, r, got, want);
+                }
+            for (int side = 0; side < 2; side++) {
+                const uint64_t r = rosr_r(T[3], 32, side);
+                want = ROSR_WANT(T[3], r);
+                got = mf_from_f32(F, x, MF_ROUND_STOCHASTIC, g_pols[p], (uint32_t)r);
+                if (got != want)
+                    rosr_fail(st, "sr scalar", p, in, r, got, want);
+            }
+            want = ROSR_WANT(T[4], rs);
+            bulk = nibble ? (uint32_t)(g_rout[p][1][j / 2] >> (4 * (j & 1)) & 15u) : g_rout[p][1][j];
+            if (bulk != want)
+                rosr_fail(st, "sr bulk", p, in, rs, bulk, want);
+#undef ROSR_WANT
+        }
+        st->checked++;
+    }
+}
+
+#define ROSR_FN(name, F)                                                                                               \
+    static EX_NOINLINE EX_FLATTEN void rosr_##name(rosr_state *st, uint32_t c) { rosr_chunk(F, st, c); }
+ROSR_FN(binary8p4se, MF_BINARY8P4SE)
+ROSR_FN(binary8p3se, MF_BINARY8P3SE)
+ROSR_FN(binary4p2sf, MF_BINARY4P2SF)
+
+START_TEST(test_ro_sr_sweep)
+{
+    const mf_format F = g_fmt->fmt;
+    void (*chunk)(rosr_state *, uint32_t) = 0;
+    rosr_state *st = (rosr_state *)calloc(1, sizeof *st);
+    double t0 = now_s(CLOCK_MONOTONIC);
+
+    switch (F) {
+    case MF_BINARY8P4SE: chunk = rosr_binary8p4se; break;
+    case MF_BINARY8P3SE: chunk = rosr_binary8p3se; break;
+    case MF_BINARY4P2SF: chunk = rosr_binary4p2sf; break;
+    default: ck_abort_msg("%s: no ro-sr sweep", g_fmt->tag);
+    }
+    ck_assert_ptr_nonnull(st);
+    st->of = mfo_format(g_fmt->tag);
+    ck_assert_ptr_nonnull(st->of);
+    st->top = mfo_max_code(st->of) + 1u;
+    ck_assert_uint_lt(st->top, 259);
+    for (uint32_t j = 0; j <= st->top; j++)
+        st->vals[j] = mfo_mag_value(st->of, j);
+    for (int p = 0; p < NPOL; p++)
+        for (int neg = 0; neg < 2; neg++) {
+            ck_assert_int_eq(mfo_bp_build(&st->ro[p][neg], st->of, MFO_RO, p, neg), 0);
+            for (uint32_t j = 0; j <= st->top; j++)
+                st->code_of[p][neg][j] = mfo_mag_code(st->of, MFO_RO, p, neg, j);
+        }
+    for (uint32_t c = 0; c < (uint32_t)(((uint64_t)1 << 32) / RCHUNK); c++) {
+        const uint32_t base = c * RCHUNK;
+        if (c == 0 || base == 0x80000000u) { /* magnitudes start again from zero */
+            st->k = 0;
+            for (int p = 0; p < NPOL; p++)
+                st->k_ro[p] = 0;
+        }
+        if (g_rosr_shard >= 0 && c % NSHARD_ROSR != (uint32_t)g_rosr_shard)
+            continue;
+        for (uint32_t j = 0; j < RCHUNK; j++)
+            g_rx[j] = f32_from_bits(base | j);
+        for (int p = 0; p < NPOL; p++) {
+            const mf_opts oro = {MF_ROUND_ODD, g_pols[p], 0, 0, NULL, 0, MF_PROFILE_DEFAULT};
+            const mf_opts osr = {MF_ROUND_STOCHASTIC, g_pols[p], ROSR_SEED, base, NULL, 0, MF_PROFILE_DEFAULT};
+            ck_assert_int_eq(mf_convert(F, g_rout[p][0], MF_FP32, g_rx, RCHUNK, &oro), MF_OK);
+            ck_assert_int_eq(mf_convert(F, g_rout[p][1], MF_FP32, g_rx, RCHUNK, &osr), MF_OK);
+        }
+        chunk(st, c);
+    }
+    for (int p = 0; p < NPOL; p++)
+        for (int neg = 0; neg < 2; neg++)
+            mfo_bp_free(&st->ro[p][neg]);
+    printf("%s ro and sr: %" PRIu64 " inputs x 3 policies (ro scalar and bulk; StochasticA/B/C, n = 1 ... 31, at both "
+           "sides of each threshold; sr scalar (32 bits) and bulk (%s)), %" PRIu64 " differ, %.1f s\n",
+           g_fmt->tag, st->checked, mf_backend(), st->bad, now_s(CLOCK_MONOTONIC) - t0);
+    ck_assert_uint_eq(st->bad, 0);
+    ck_assert_uint_eq(st->checked, ((uint64_t)1 << 32) / (g_rosr_shard >= 0 ? NSHARD_ROSR : 1));
+    free(st);
+}
+END_TEST
+
+/* The ro tables against the slow search, and the stochastic oracle's hand-derived anchors (docs/formats.md's
+ * formulas worked by hand, not by the library) */
+START_TEST(test_ro_sr_oracle)
+{
+    const mfo_fmt *of = mfo_format(g_fmt->tag), *p4 = mfo_format("binary8p4se");
+    uint64_t checked = 0;
+    ck_assert_ptr_nonnull(of);
+    for (int sat = 0; sat < 3; sat++)
+        for (int neg = 0; neg < 2; neg++) {
+            const uint32_t sgn = neg ? 0x80000000u : 0u;
+            mfo_bp t;
+            ck_assert_int_eq(mfo_bp_build(&t, of, MFO_RO, sat, neg), 0);
+            for (size_t i = 0; i < t.n; i++)
+                for (int d = -1; d <= 1; d++) {
+                    const uint32_t u = t.start[i] + (uint32_t)d;
+                    if (u > 0x7FFFFFFFu)
+                        continue;
+                    MF_EXPECT(mfo_bp_lookup(&t, sgn | u) ==
+                                  mfo_round_slow(of, MFO_RO, sat, (double)f32_from_bits(sgn | u)),
+                              "%s ro %d: 0x%08x", of->tag, sat, sgn | u);
+                    checked++;
+                }
+            mfo_bp_free(&t);
+        }
+    ck_assert_uint_gt(checked, 100);
+    /* binary8p4se: 1 = 0x40, 1.125 = 0x41, max 224 = 0x7E, +inf 0x7F, the virtual next value 240 */
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 1.0625), 0x41);
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 1.1875), 0x41); /* between 0x41 and 0x42: the odd one */
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, -1.25), 0xC2);
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 1e-10), 0x01);  /* between 0 and the least subnormal */
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 230.0), 0x7F);  /* odd is the virtual 240: SatNone +inf */
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 1, 230.0), 0x7E);  /* SatFinite: max */
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 1, -1e9), 0xFE);
+    ck_assert_uint_eq(mfo_round_slow(mfo_format("e4m3"), MFO_RO, 0, 460.0), 0x7E); /* outside P3109: max, as rz */
+    /* nu 2^n = 0.5 (x = 1.03125, nu 1/4, n = 1): A never goes up, B does for R = 1, C ties to 0: never */
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_A, 1, 1, 0, 1.03125), 0x40);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_B, 1, 1, 0, 1.03125), 0x41);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_B, 1, 0, 0, 1.03125), 0x40);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_C, 1, 1, 0, 1.03125), 0x40);
+    /* nu 2^n = 1.5 (x = 1.09375, n = 1): A up for R = 1 only, B and C for every R */
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_A, 1, 0, 0, 1.09375), 0x40);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_A, 1, 1, 0, 1.09375), 0x41);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_B, 1, 0, 0, 1.09375), 0x41);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_C, 1, 0, 0, -1.09375), 0xC1);
+    /* exact values never move; past max: up is an overflow (SatNone +inf, SatFinite max) */
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_B, 4, 15, 0, 1.125), 0x41);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_A, 4, 15, 0, 232.0), 0x7F);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_A, 4, 7, 0, 232.0), 0x7E);
+    ck_assert_uint_eq(mfo_round_sr_slow(p4, MFO_SR_A, 4, 15, 1, 232.0), 0x7E);
+    ck_assert_uint_eq(mfo_sr_threshold(MFO_SR_C, 3, 7.5), 0); /* RNE(7.5) = 8: always up */
+    ck_assert_uint_eq(mfo_sr_threshold(MFO_SR_C, 3, 6.5), 2); /* RNE(6.5) = 6 */
+    ck_assert_uint_eq(mfo_sr_threshold(MFO_SR_B, 3, 6.5), 1); /* 13 + 2R + 1 >= 16 */
+    ck_assert_uint_eq(mfo_sr_threshold(MFO_SR_A, 3, 6.5), 2);
+}
+END_TEST
+
 static Suite *exhaustive_suite(int bulk_only)
 {
     Suite *s = suite_create("exhaustive");
@@ -876,16 +1115,17 @@ static int choose_shard(const mf__backend *backend, mf_format d)
 int main(int argc, char **argv)
 {
     size_t i;
-    int propagate;
+    int propagate, rosr;
     if (argc != 2 && argc != 3) {
         fprintf(stderr,
                 "usage: %s <f16|bf16|e4m3|e5m2|e2m3|e3m2|e2m1|e8m0|e4m3fnuz|e5m2fnuz|e4m3b11fnuz|e4m3ieee|e3m4|"
-                "binary8p4se|binary8p3se|binary4p2sf> [backend | propagate]\n",
+                "binary8p4se|binary8p3se|binary4p2sf> [backend | propagate | ro-sr]\n",
                 argv[0]);
         return 2;
     }
     propagate = argc == 3 && strcmp(argv[2], "propagate") == 0;
-    if (argc == 3 && !propagate && strcmp(mf_backend(), argv[2]) != 0) {
+    rosr = argc == 3 && strcmp(argv[2], "ro-sr") == 0;
+    if (argc == 3 && !propagate && !rosr && strcmp(mf_backend(), argv[2]) != 0) {
         printf("backend %s is not available here (MF_BACKEND=%s gives %s): skipped\n", argv[2],
                getenv("MF_BACKEND") ? getenv("MF_BACKEND") : "", mf_backend());
         return 77;
@@ -902,12 +1142,33 @@ int main(int argc, char **argv)
         g_scalar_shard = e && strcmp(e, "all") == 0 ? -1
                          : e && *e                 ? (int)(strtoul(e, NULL, 10) % NSHARD)
                                                    : (int)((unsigned long)(time(NULL) / 86400) % NSHARD);
+        g_rosr_shard = e && strcmp(e, "all") == 0 ? -1
+                       : e && *e                 ? (int)(strtoul(e, NULL, 10) % NSHARD_ROSR)
+                                                 : (int)((unsigned long)(time(NULL) / 86400) % NSHARD_ROSR);
     }
     if (propagate) { /* the SatPropagate sweep alone */
         Suite *s = suite_create("exhaustive_propagate");
         TCase *tc = tcase_create("propagate");
         tcase_add_test(tc, test_propagate_sweep);
         tcase_set_timeout(tc, SWEEP_TIMEOUT);
+        suite_add_tcase(s, tc);
+        return mf_run_suite(s);
+    }
+    if (rosr) { /* round to odd and the stochastic roundings of a P3109 row */
+        Suite *s = suite_create("exhaustive_ro_sr");
+        TCase *tc = tcase_create("ro_sr");
+        mf_p3109 pf;
+        if (mf_p3109_of(g_fmt->fmt, &pf) != MF_OK) {
+            fprintf(stderr, "%s is not a P3109 row\n", argv[1]);
+            return 2;
+        }
+        if (g_rosr_shard >= 0)
+            printf("%s: ro and sr on the chunks of %d inputs c with c %% %d == %d (MF_EXHAUSTIVE_SHARD=all: every "
+                   "input)\n",
+                   argv[1], (int)RCHUNK, (int)NSHARD_ROSR, g_rosr_shard);
+        tcase_add_test(tc, test_ro_sr_oracle);
+        tcase_add_test(tc, test_ro_sr_sweep);
+        tcase_set_timeout(tc, 3 * SWEEP_TIMEOUT);
         suite_add_tcase(s, tc);
         return mf_run_suite(s);
     }

@@ -122,7 +122,7 @@ static uint32_t below_result(const mfo_fmt *f, mfo_mode m, int saturate)
 }
 
 /* Direction of a mode on the magnitude. */
-enum { DIR_NEAREST_EVEN, DIR_NEAREST_UP, DIR_TOWARD_ZERO, DIR_AWAY };
+enum { DIR_NEAREST_EVEN, DIR_NEAREST_UP, DIR_TOWARD_ZERO, DIR_AWAY, DIR_ODD };
 
 static int direction(const mfo_fmt *f, mfo_mode m, int negative)
 {
@@ -132,6 +132,7 @@ static int direction(const mfo_fmt *f, mfo_mode m, int negative)
     case MFO_RNA: return DIR_NEAREST_UP;
     case MFO_RZ: return DIR_TOWARD_ZERO;
     case MFO_RU: return negative && !e8 ? DIR_TOWARD_ZERO : DIR_AWAY;
+    case MFO_RO: return DIR_ODD;
     default: return negative && !e8 ? DIR_AWAY : DIR_TOWARD_ZERO;
     }
 }
@@ -140,7 +141,8 @@ uint32_t mfo_overflow_result(const mfo_fmt *f, mfo_mode m, int negative, int sat
 {
     if (is_p3109(f) && negative && is_unsigned(f))
         return below_result(f, m, saturate);
-    if (direction(f, m, negative) == DIR_TOWARD_ZERO || saturate) /* a finite overflow: SatPropagate clamps */
+    /* a finite overflow: SatPropagate clamps; round to odd outside P3109 gives max as rz does (docs/rounding.md) */
+    if (direction(f, m, negative) == DIR_TOWARD_ZERO || saturate || (m == MFO_RO && !is_p3109(f)))
         return mfo_max_code(f) | (negative ? mfo_sign_bit(f) : 0u);
     return mfo_inf_result(f, negative, 0);
 }
@@ -168,7 +170,7 @@ static uint32_t first_u(double v, int strictly)
     return lo;
 }
 
-static uint32_t mag_to_code(const mfo_fmt *f, mfo_mode m, int saturate, int negative, uint32_t j)
+uint32_t mfo_mag_code(const mfo_fmt *f, mfo_mode m, int saturate, int negative, uint32_t j)
 {
     if (j > mfo_max_code(f))
         return mfo_overflow_result(f, m, negative, saturate);
@@ -183,10 +185,14 @@ int mfo_bp_build(mfo_bp *t, const mfo_fmt *f, mfo_mode m, int saturate, int nega
 {
     const uint32_t top = mfo_max_code(f) + 1u; /* the virtual code above max */
     const int dir = direction(f, m, negative);
-    size_t cap = (size_t)top + 4, n = 0;
+    size_t cap = 2 * (size_t)top + 4, n = 0; /* round to odd: two boundaries a code */
     uint32_t j;
 
     t->n = 0;
+    t->start = NULL;
+    t->code = NULL;
+    if (dir == DIR_ODD && f->kind == MFO_KIND_E8M0)
+        return -1;
     t->start = (uint32_t *)malloc((cap + 1) * sizeof *t->start);
     t->code = (uint32_t *)malloc(cap * sizeof *t->code);
     if (!t->start || !t->code) {
@@ -194,13 +200,30 @@ int mfo_bp_build(mfo_bp *t, const mfo_fmt *f, mfo_mode m, int saturate, int nega
         return -1;
     }
     t->start[n] = 0;
-    t->code[n++] = mag_to_code(f, m, saturate, negative, 0);
+    t->code[n++] = mfo_mag_code(f, m, saturate, negative, 0);
     for (j = 1; j <= top; j++) {
         double lo = mfo_mag_value(f, j - 1), hi = mfo_mag_value(f, j);
         double mid = (lo + hi) / 2;
         uint32_t s;
         if (!(lo < hi))
             goto fail;
+        if (dir == DIR_ODD) { /* just above lo: the odd one of j - 1 and j; from hi on: j */
+            s = first_u(lo, 1);
+            if (s >= 0x7F800000u)
+                break;
+            if (s <= t->start[n - 1])
+                goto fail;
+            t->start[n] = s;
+            t->code[n++] = mfo_mag_code(f, m, saturate, negative, (j - 1) & 1u ? j - 1 : j);
+            s = first_u(hi, 0);
+            if (s >= 0x7F800000u)
+                break;
+            if (s <= t->start[n - 1])
+                goto fail;
+            t->start[n] = s;
+            t->code[n++] = mfo_mag_code(f, m, saturate, negative, j);
+            continue;
+        }
         switch (dir) {
         case DIR_NEAREST_EVEN: s = first_u(mid, (j & 1u) != 0); break; /* the tie goes to the even code */
         case DIR_NEAREST_UP: s = first_u(mid, 0); break;
@@ -212,7 +235,7 @@ int mfo_bp_build(mfo_bp *t, const mfo_fmt *f, mfo_mode m, int saturate, int nega
         if (s <= t->start[n - 1])
             goto fail;
         t->start[n] = s;
-        t->code[n++] = mag_to_code(f, m, saturate, negative, j);
+        t->code[n++] = mfo_mag_code(f, m, saturate, negative, j);
     }
     t->start[n] = 0x7F800000u;
     t->code[n++] = mfo_inf_result(f, negative, saturate);
@@ -249,12 +272,26 @@ uint32_t mfo_bp_lookup(const mfo_bp *t, uint32_t f32_bits)
     return t->code[lo];
 }
 
+/* The last magnitude code whose value is <= a (a below the value of top) */
+static uint32_t last_code_below(const mfo_fmt *f, double a, uint32_t top)
+{
+    uint32_t lo = 0, hi = top;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (mfo_mag_value(f, mid) <= a)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 uint32_t mfo_round_slow(const mfo_fmt *f, mfo_mode m, int saturate, double x)
 {
     const uint32_t top = mfo_max_code(f) + 1u;
     int negative = signbit(x) != 0;
     double a = fabs(x);
-    uint32_t lo = 0, hi = top, k, j;
+    uint32_t k, j;
     int dir = direction(f, m, negative);
 
     if (isnan(x))
@@ -265,14 +302,7 @@ uint32_t mfo_round_slow(const mfo_fmt *f, mfo_mode m, int saturate, double x)
         return 0;
     if (a >= mfo_mag_value(f, top))
         return mfo_overflow_result(f, m, negative, saturate);
-    while (lo < hi) { /* k: the last code with value <= a */
-        uint32_t mid = lo + (hi - lo + 1) / 2;
-        if (mfo_mag_value(f, mid) <= a)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    k = lo;
+    k = last_code_below(f, a, top);
     if (mfo_mag_value(f, k) == a) {
         j = k;
     } else {
@@ -280,9 +310,46 @@ uint32_t mfo_round_slow(const mfo_fmt *f, mfo_mode m, int saturate, double x)
         switch (dir) {
         case DIR_TOWARD_ZERO: j = k; break;
         case DIR_AWAY: j = k + 1; break;
+        case DIR_ODD: j = k & 1u ? k : k + 1; break;
         case DIR_NEAREST_UP: j = a >= mid ? k + 1 : k; break;
         default: j = a > mid || (a == mid && (k & 1u)) ? k + 1 : k; break;
         }
     }
-    return mag_to_code(f, m, saturate, negative, j);
+    return mfo_mag_code(f, m, saturate, negative, j);
+}
+
+uint64_t mfo_sr_threshold(mfo_sr_kind kind, int n, double s)
+{
+    const uint64_t one = (uint64_t)1 << n;
+    switch (kind) {
+    case MFO_SR_A: return one - (uint64_t)floor(s);
+    case MFO_SR_B: { /* 2R >= 2^(n+1) - 1 - floor(2s): R >= ceil of half of it */
+        const uint64_t need = 2 * one - 1 - (uint64_t)floor(2 * s);
+        return (need + 1) / 2;
+    }
+    default: { /* RNE(s): floor, up past the half, a half to the even integer */
+        const double fl = floor(s), d = s - fl;
+        const uint64_t r = (uint64_t)fl + (d > 0.5 || (d == 0.5 && fmod(fl, 2.0) != 0.0) ? 1u : 0u);
+        return one - r;
+    }
+    }
+}
+
+uint32_t mfo_round_sr_slow(const mfo_fmt *f, mfo_sr_kind kind, int n, uint64_t r, int saturate, double x)
+{
+    const uint32_t top = mfo_max_code(f) + 1u;
+    const int negative = signbit(x) != 0;
+    const double a = fabs(x);
+    uint32_t k;
+    double s;
+
+    if (isnan(x))
+        return mfo_nan_result(f);
+    if (isinf(x))
+        return mfo_inf_result(f, negative, saturate);
+    if (a >= mfo_mag_value(f, top)) /* both neighbours lie above max */
+        return mfo_overflow_result(f, MFO_RO, negative, saturate);
+    k = last_code_below(f, a, top);
+    s = ldexp((a - mfo_mag_value(f, k)) / (mfo_mag_value(f, k + 1) - mfo_mag_value(f, k)), n);
+    return mfo_mag_code(f, MFO_RO, saturate, negative, r >= mfo_sr_threshold(kind, n, s) ? k + 1 : k);
 }

@@ -49,8 +49,11 @@ typedef struct mfo_fmt {
 const mfo_fmt *mfo_format(const char *tag);
 const mfo_fmt *mfo_format_at(size_t i);
 
-/* Rounding modes the oracle knows (on the signed value; e8m0 rounds |x|: rd is rz there). */
-typedef enum { MFO_RN, MFO_RNA, MFO_RZ, MFO_RU, MFO_RD } mfo_mode;
+/* Rounding modes the oracle knows (on the signed value; e8m0 rounds |x|: rd is rz there). MFO_RO, round to odd:
+ * an inexact magnitude goes to whichever neighbour has an odd code (at P = 1 the code is the exponent field, so
+ * the report's CodeIsEven is the code's parity too); an overflow gives +-max in the formats outside P3109 (as rz)
+ * and, in P3109's, what SatNone gives any rounding not toward the range. Not for e8m0. */
+typedef enum { MFO_RN, MFO_RNA, MFO_RZ, MFO_RU, MFO_RD, MFO_RO } mfo_mode;
 
 /* Largest finite magnitude code (codes 0..max are ordered like their values). */
 uint32_t mfo_max_code(const mfo_fmt *f);
@@ -89,6 +92,21 @@ uint32_t mfo_bp_lookup(const mfo_bp *t, uint32_t f32_bits);
 /* Slow independent reference for one input (any finite or special double): nearest-value search
  * over the format's value list. Used to cross-check the tables. */
 uint32_t mfo_round_slow(const mfo_fmt *f, mfo_mode m, int saturate, double x);
+
+/* ---- P3109's stochastic roundings (interim report 4.7.4), for the P3109 formats ----
+ * With lo <= |x| < hi the neighbouring grid values (the unbounded exponent above max), nu = (|x| - lo)/(hi - lo) and
+ * s = nu 2^n (exact in a double for a binary32 x: hi - lo is a power of two), the magnitude goes to hi iff
+ *   A: floor(s) + R >= 2^n      B: floor(2s) + 2R + 1 >= 2^(n+1)      C: RNE(s) + R >= 2^n
+ * for the n random bits R. Each is R >= T for a threshold T in [0, 2^n] (2^n: never up). */
+typedef enum { MFO_SR_A, MFO_SR_B, MFO_SR_C } mfo_sr_kind;
+uint64_t mfo_sr_threshold(mfo_sr_kind kind, int n, double s);
+
+/* The full code for magnitude grid index j (j = max + 1 or more: an overflow), as a rounding in mode m gives it, the
+ * sign and policy applied; mode MFO_RO stands for every rounding not toward the range (ro and the stochastic ones). */
+uint32_t mfo_mag_code(const mfo_fmt *f, mfo_mode m, int saturate, int negative, uint32_t j);
+
+/* Slow reference for one stochastic rounding of x (any double) with the n random bits r (n = 1 ... 31). */
+uint32_t mfo_round_sr_slow(const mfo_fmt *f, mfo_sr_kind kind, int n, uint64_t r, int saturate, double x);
 
 #ifdef __cplusplus
 }
