@@ -838,13 +838,13 @@ static int g_rosr_shard = -1;
 
 typedef struct {
     const mfo_fmt *of;
-    uint32_t top;                          /* the grid index above max */
-    double vals[260];                      /* the grid's magnitudes, 0 ... top */
-    uint32_t code_of[NPOL][2][260];        /* [policy][sign][grid index]: the code a rounding not toward the range
+    uint32_t top;                   /* the grid index above max */
+    double vals[260];               /* the grid's magnitudes, 0 ... top */
+    uint32_t code_of[NPOL][2][260]; /* [policy][sign][grid index]: the code a rounding not toward the range
                                             * gives; index top, an overflow */
-    mfo_bp ro[NPOL][2];                    /* round to odd, [policy][sign] */
-    size_t k_ro[NPOL];                     /* cursors into ro */
-    uint32_t k;                            /* the grid cursor: vals[k] <= |x| < vals[k + 1] */
+    mfo_bp ro[NPOL][2];             /* round to odd, [policy][sign] */
+    size_t k_ro[NPOL];              /* cursors into ro */
+    uint32_t k;                     /* the grid cursor: vals[k] <= |x| < vals[k + 1] */
     uint64_t checked, bad;
 } rosr_state;
 
@@ -905,7 +905,7 @@ EX_FORCE_INLINE void rosr_chunk(mf_format F, rosr_state *st, uint32_t c)
         for (int p = 0; p < NPOL; p++) {
             const mfo_bp *t = &st->ro[p][neg];
             const uint32_t *codes = st->code_of[p][neg];
-            const uint32_t special = finite                 ? 0u
+            const uint32_t special = finite               ? 0u
                                      : mag == 0x7F800000u ? mfo_inf_result(st->of, neg, p)
                                                           : mfo_nan_result(st->of);
             uint32_t want, got, bulk;
@@ -1034,9 +1034,9 @@ START_TEST(test_ro_sr_oracle)
     ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 1.0625), 0x41);
     ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 1.1875), 0x41); /* between 0x41 and 0x42: the odd one */
     ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, -1.25), 0xC2);
-    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 1e-10), 0x01);  /* between 0 and the least subnormal */
-    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 230.0), 0x7F);  /* odd is the virtual 240: SatNone +inf */
-    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 1, 230.0), 0x7E);  /* SatFinite: max */
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 1e-10), 0x01); /* between 0 and the least subnormal */
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 0, 230.0), 0x7F); /* odd is the virtual 240: SatNone +inf */
+    ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 1, 230.0), 0x7E); /* SatFinite: max */
     ck_assert_uint_eq(mfo_round_slow(p4, MFO_RO, 1, -1e9), 0xFE);
     ck_assert_uint_eq(mfo_round_slow(mfo_format("e4m3"), MFO_RO, 0, 460.0), 0x7E); /* outside P3109: max, as rz */
     /* nu 2^n = 0.5 (x = 1.03125, nu 1/4, n = 1): A never goes up, B does for R = 1, C ties to 0: never */
