@@ -55,13 +55,14 @@ cmake --build "$dir" -j "$jobs" --target $targets || {
 # ctest -j starts the tests longest first when it has their times from an earlier run in this folder
 # (Testing/Temporary/CTestCostData.txt), else in the order they are defined: in a fresh folder (CI)
 # test_backends, defined late, started last and ran alone for its final ~55 s. A fresh folder gets the
-# times measured here under qemu 7.2 (seconds, MF_TEST_SAMPLE=4; only their order matters, and ctest
+# times measured here under qemu 7.2 (seconds, MF_TEST_SAMPLE=4 or 8; only their order matters, and ctest
 # replaces them with its own after the run; a test missing here starts after these).
 cost=$dir/Testing/Temporary/CTestCostData.txt
 if [ ! -f "$cost" ]; then
     mkdir -p "$(dirname "$cost")"
-    printf '%s 1 %s\n' test_f64 66 test_backends 65 test_boundary 57 test_gemm_tc 27 test_nvidia 24 \
-        test_gemm 21 test_two_step 11 test_api 8 test_arith 5 test_threads 4 >"$cost"
+    printf '%s 1 %s\n' test_f64 66 test_backends 65 test_boundary 57 test_p3109_arith 35 test_gemm_tc 27 \
+        test_nvidia 24 test_gemm 21 test_gemm_exact_neon 19 test_profile 16 test_gemm_exact 14 test_two_step 13 \
+        test_p3109_family 10 test_api 8 test_propagate 7 test_arith 5 test_threads 4 >"$cost"
     echo --- >>"$cost"
 fi
 MF_TEST_SAMPLE=${MF_TEST_SAMPLE:-8} ctest --test-dir "$dir" -j "$jobs" -L "$sel_l" -E "$sel_e" --output-on-failure

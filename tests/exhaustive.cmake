@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: MIT
 # Exhaustive tier: all 2^32 binary32 inputs, one ctest test per destination format so that
 # `ctest -j` spreads the formats over the cores. Each test converts every input with mf_from_f32 in
-# rn, rna, rz, ru and rd under both overflow policies (in CI rn on every input and the other modes on the
-# day's sixteenth, CI time; MF_EXHAUSTIVE_SHARD=all: every input in every mode) against the breakpoint oracle
-# (tests/oracle/breakpoints.c), checks the bulk mf_convert against the same oracle (all inputs for
-# rn, 1/16 of them for the other modes) and prints one `digest <fmt> <mode> <policy> <hex>` line
-# per sweep. The FNUZ and IEEE-style FP8 formats (e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4) are
-# swept in rn only, both policies, scalar and bulk on every input (CI time; in CI the scalar sweep takes each input
-# under one of the two policies, the other the next day, as for P3109's rows);
-# their other modes are the unit tier's (test_boundary, test_f64) and each SIMD backend's sweeps below.
+# rn, rna, rz, ru and rd under both overflow policies (in CI, CI time: rn on every input under one of the two
+# policies, the other the next day, and the other modes on the day's sixteenth; MF_EXHAUSTIVE_SHARD=all: every
+# input in every mode) against the breakpoint oracle (tests/oracle/breakpoints.c), checks the bulk mf_convert
+# against the same oracle on 1/16 of the inputs (mf_convert takes the best backend there, whose sweep below has
+# every input) and prints one `digest <fmt> <mode> <policy> <hex>` line per sweep (in CI a half or shard digest:
+# two days' halves sum, mod 2^64, to the full one). The FNUZ and IEEE-style FP8 formats (e4m3fnuz e5m2fnuz
+# e4m3b11fnuz e4m3ieee e3m4) are swept in rn only; their other modes are the unit tier's (test_boundary, test_f64)
+# and each SIMD backend's sweeps below.
 add_executable(test_exhaustive test_exhaustive.c)
 target_link_libraries(test_exhaustive PRIVATE minifloat_static mf_oracle PkgConfig::CHECK m)
 target_include_directories(test_exhaustive PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})

@@ -3,11 +3,12 @@
  *
  * The scalar sweep visits all 2^32 inputs once, in bit-pattern order, and converts each with the
  * inline mf_from_f32 in ten ways: rn, rna, rz, ru and rd, each under the IEEE and the saturating
- * overflow policy (in CI the modes other than rn on a sixteenth of the inputs, a different one each day;
+ * overflow policy (in CI rn on every input under one of the two policies, the other the next day, and the modes
+ * other than rn on a sixteenth of the inputs, a different one each day;
  * MF_EXHAUSTIVE_SHARD=all, as scripts/setup.sh test-all sets: every input in every mode; the FNUZ and IEEE-style FP8 formats e4m3fnuz, e5m2fnuz, e4m3b11fnuz, e4m3ieee and
  * e3m4: rn under both policies only, the two ways that CI time allows; their other modes are the
  * unit tier's, test_boundary and test_f64; P3109's conformance formats: every mode with
- * MF_EXHAUSTIVE_SHARD=all, rn only in CI; in CI these rn-only rows take each input under one policy, by the
+ * MF_EXHAUSTIVE_SHARD=all, rn only in CI; in CI every row takes each input under one rn policy, by the
  * parity of its chunk and of the day: g_rn_half). Each result is compared with the breakpoint oracle
  * (oracle/breakpoints.c): the inputs of one sign are visited in ascending magnitude, so the expected
  * code comes from a cursor into a table of decision boundaries, O(1) per input. Doing the ten
@@ -15,10 +16,10 @@
  * of ten sweeps).
  *
  * The bulk sweeps run mf_convert over the same inputs in chunks of 64 Ki elements and compare with
- * the oracle too (so also with the scalar): every input for rn (for the five formats above, whose bulk
- * pairs run the portable loop over the scalar's core, the same 1/16 as the other modes); for the other modes the chunks c with c % 32 in {0, 31}, i.e. 1/16 of the inputs,
- * including the neighbourhood of every aligned power-of-two boundary (the portable mf_convert costs
- * ~4 ns per element; all inputs for all modes would take ~25 CPU-minutes). With a SIMD backend named
+ * the oracle too (so also with the scalar): the chunks c with c % 32 in {0, 31}, i.e. 1/16 of the inputs,
+ * including the neighbourhood of every aligned power-of-two boundary, in every mode (mf_convert takes the best
+ * backend here, whose own sweep below has every input; the portable mf_convert costs ~4 ns per element: all
+ * inputs for all modes would take ~25 CPU-minutes). With a SIMD backend named
  * (argv[2]) only the bulk sweeps run, every mode and policy of every format on every input (or a shard). All the
  * bulk combinations run in one pass: a chunk's inputs are written once and each combination converts and checks it.
  *
@@ -69,36 +70,34 @@ typedef struct {
     const char *tag; /* the oracle's name of the same format */
     int ncombo;      /* combos the portable sweeps take, 0 .. ncombo - 1: NCOMBO (every mode) or NCOMBO_RN (rn
                       * only); a SIMD backend's bulk sweeps take every combo */
-    int bulk_rn_all; /* the portable bulk sweep takes every input in rn (else the 1/16 of chunks, as for the
-                      * other modes: it runs the loop over the core the scalar sweep proves on every input) */
     int rn_in_ci;    /* NCOMBO's modes with MF_EXHAUSTIVE_SHARD=all (scripts/setup.sh test-all), else rn only */
 } fmt_entry;
 
-/* The swept formats, one line each: EX_FORMAT(tag, format, combos, bulk_rn_all, rn_in_ci). The oracle knows each
+/* The swept formats, one line each: EX_FORMAT(tag, format, combos, rn_in_ci). The oracle knows each
  * by its tag. */
 #define EX_FORMATS(EX_FORMAT)                                                                                          \
-    EX_FORMAT(f16, MF_FP16, NCOMBO, 1, 0)                                                                                 \
-    EX_FORMAT(bf16, MF_BF16, NCOMBO, 1, 0)                                                                                \
-    EX_FORMAT(e4m3, MF_FP8_E4M3, NCOMBO, 1, 0)                                                                            \
-    EX_FORMAT(e5m2, MF_FP8_E5M2, NCOMBO, 1, 0)                                                                            \
-    EX_FORMAT(e2m3, MF_FP6_E2M3, NCOMBO, 1, 0)                                                                            \
-    EX_FORMAT(e3m2, MF_FP6_E3M2, NCOMBO, 1, 0)                                                                            \
-    EX_FORMAT(e2m1, MF_FP4_E2M1, NCOMBO, 1, 0)                                                                            \
-    EX_FORMAT(e8m0, MF_E8M0, NCOMBO, 1, 0)                                                                                \
-    EX_FORMAT(e4m3fnuz, MF_FP8_E4M3FNUZ, NCOMBO_RN, 0, 0)                                                                 \
-    EX_FORMAT(e5m2fnuz, MF_FP8_E5M2FNUZ, NCOMBO_RN, 0, 0)                                                                 \
-    EX_FORMAT(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ, NCOMBO_RN, 0, 0)                                                           \
-    EX_FORMAT(e4m3ieee, MF_FP8_E4M3IEEE, NCOMBO_RN, 0, 0)                                                                 \
-    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN, 0, 0)                                                                         \
+    EX_FORMAT(f16, MF_FP16, NCOMBO, 0)                                                                                 \
+    EX_FORMAT(bf16, MF_BF16, NCOMBO, 0)                                                                                \
+    EX_FORMAT(e4m3, MF_FP8_E4M3, NCOMBO, 0)                                                                            \
+    EX_FORMAT(e5m2, MF_FP8_E5M2, NCOMBO, 0)                                                                            \
+    EX_FORMAT(e2m3, MF_FP6_E2M3, NCOMBO, 0)                                                                            \
+    EX_FORMAT(e3m2, MF_FP6_E3M2, NCOMBO, 0)                                                                            \
+    EX_FORMAT(e2m1, MF_FP4_E2M1, NCOMBO, 0)                                                                            \
+    EX_FORMAT(e8m0, MF_E8M0, NCOMBO, 0)                                                                                \
+    EX_FORMAT(e4m3fnuz, MF_FP8_E4M3FNUZ, NCOMBO_RN, 0)                                                                 \
+    EX_FORMAT(e5m2fnuz, MF_FP8_E5M2FNUZ, NCOMBO_RN, 0)                                                                 \
+    EX_FORMAT(e4m3b11fnuz, MF_FP8_E4M3B11FNUZ, NCOMBO_RN, 0)                                                           \
+    EX_FORMAT(e4m3ieee, MF_FP8_E4M3IEEE, NCOMBO_RN, 0)                                                                 \
+    EX_FORMAT(e3m4, MF_FP8_E3M4, NCOMBO_RN, 0)                                                                         \
     /* IEEE P3109's conformance formats (report 4.5): every mode, SatNone ("ieee") and SatFinite ("sat"), with
      * MF_EXHAUSTIVE_SHARD=all; in CI rn (CI time: binary8p4se and binary8p3se sweep every mode per backend); the
      * bulk loop sampled */          \
-    EX_FORMAT(binary8p4se, MF_BINARY8P4SE, NCOMBO, 0, 1)                                                                  \
-    EX_FORMAT(binary8p3se, MF_BINARY8P3SE, NCOMBO, 0, 1)                                                                  \
-    EX_FORMAT(binary4p2sf, MF_BINARY4P2SF, NCOMBO, 0, 1)
+    EX_FORMAT(binary8p4se, MF_BINARY8P4SE, NCOMBO, 1)                                                                  \
+    EX_FORMAT(binary8p3se, MF_BINARY8P3SE, NCOMBO, 1)                                                                  \
+    EX_FORMAT(binary4p2sf, MF_BINARY4P2SF, NCOMBO, 1)
 
 static const fmt_entry formats[] = {
-#define EX_ENTRY(name, F, NC, BULK, CIRN) {F, #name, NC, BULK, CIRN},
+#define EX_ENTRY(name, F, NC, CIRN) {F, #name, NC, CIRN},
     EX_FORMATS(EX_ENTRY)
 #undef EX_ENTRY
 };
@@ -214,12 +213,16 @@ static EX_NOINLINE void account_mismatches(mf_format F, int c0, int nc, uint32_t
 }
 
 #define EX_CONV(i, R, O) acc |= mf_from_f32(F, x, R, O, 0) ^ want[i]
+#define EX_CONV_IF(i, R, O)                                                                                            \
+    if (C0 <= (i) && (i) < C0 + NC)                                                                                    \
+    EX_CONV(i, R, O)
 
 /* F and NC (the combos 0 .. NC - 1: NCOMBO or NCOMBO_RN) are constants at every call site. The hot
  * loop only converts and compares; a block's digest sums come from the runs of equal expected codes
  * (O(1) per run), corrected on a mismatch. */
-/* The chunk c of SCHUNK inputs for the combos C0 .. C0 + NC - 1 (k: the oracle tables' cursors); C0 is 0, or 1 with
- * NC = 1 (rn sat alone) */
+/* The chunk c of SCHUNK inputs for the combos C0 .. C0 + NC - 1 (k: the oracle tables' cursors): every combo (C0 0,
+ * NC NCOMBO), rn under both policies (0, NCOMBO_RN), under one (0 or 1, 1), or the modes other than rn (NCOMBO_RN,
+ * NCOMBO - NCOMBO_RN) */
 EX_FORCE_INLINE void scalar_chunk(mf_format F, const uint32_t C0, const uint32_t NC, const oracle_set *o,
                                   scalar_result *res, uint32_t c, size_t *k)
 {
@@ -241,21 +244,19 @@ EX_FORCE_INLINE void scalar_chunk(mf_format F, const uint32_t C0, const uint32_t
         }
         for (j = j0; j < j1; j++) {
             const float x = f32_from_bits(base | j);
-            if (C0 == 0) /* constants: the loop has no branch here */
-                EX_CONV(0, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);
-            if (C0 + NC > 1)
-                EX_CONV(1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE);
-            if (NC == NCOMBO) { /* a constant: the rn-only sweeps have no branch here */
-                EX_CONV(2, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_IEEE);
-                EX_CONV(3, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_SATURATE);
-                EX_CONV(4, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_IEEE);
-                EX_CONV(5, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_SATURATE);
-                EX_CONV(6, MF_ROUND_UP, MF_OVERFLOW_IEEE);
-                EX_CONV(7, MF_ROUND_UP, MF_OVERFLOW_SATURATE);
-                EX_CONV(8, MF_ROUND_DOWN, MF_OVERFLOW_IEEE);
-                EX_CONV(9, MF_ROUND_DOWN, MF_OVERFLOW_SATURATE);
-            }
-            res->visited++;
+            /* C0 and NC are constants at every call site: the loop has no branch here */
+            EX_CONV_IF(0, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE);
+            EX_CONV_IF(1, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_SATURATE);
+            EX_CONV_IF(2, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_IEEE);
+            EX_CONV_IF(3, MF_ROUND_NEAREST_AWAY, MF_OVERFLOW_SATURATE);
+            EX_CONV_IF(4, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_IEEE);
+            EX_CONV_IF(5, MF_ROUND_TOWARD_ZERO, MF_OVERFLOW_SATURATE);
+            EX_CONV_IF(6, MF_ROUND_UP, MF_OVERFLOW_IEEE);
+            EX_CONV_IF(7, MF_ROUND_UP, MF_OVERFLOW_SATURATE);
+            EX_CONV_IF(8, MF_ROUND_DOWN, MF_OVERFLOW_IEEE);
+            EX_CONV_IF(9, MF_ROUND_DOWN, MF_OVERFLOW_SATURATE);
+            if (C0 == 0 || C0 == 1) /* a chunk's inputs count once: the pass that takes rn */
+                res->visited++;
         }
         n = j1 - j0;
         jsum = (uint64_t)(j0 + j1 - 1) * n / 2; /* j0 + ... + (j1 - 1) */
@@ -275,8 +276,9 @@ EX_FORCE_INLINE void scalar_chunk(mf_format F, const uint32_t C0, const uint32_t
 
 /* F and NC (the combos 0 .. NC - 1: NCOMBO or NCOMBO_RN) are constants at every call site. The hot
  * loop only converts and compares; a block's digest sums come from the runs of equal expected codes
- * (O(1) per run), corrected on a mismatch. With g_scalar_shard >= 0 the modes other than rn take the
- * chunks c with c % NSHARD == g_scalar_shard only (their cursors catch up in the next chunk they take). */
+ * (O(1) per run), corrected on a mismatch. With g_rn_half >= 0 (CI) rn takes each chunk under one policy (ieee on
+ * the chunks c with c + g_rn_half even, sat on the others) and the other modes take the chunks c with
+ * c % NSHARD == g_scalar_shard only (the cursors of a combo catch up in the next chunk it takes). */
 EX_FORCE_INLINE void scalar_sweep(mf_format F, const uint32_t NC, const oracle_set *o, scalar_result *res)
 {
     size_t k[NCOMBO] = {0};
@@ -286,20 +288,22 @@ EX_FORCE_INLINE void scalar_sweep(mf_format F, const uint32_t NC, const oracle_s
         if ((c & 0x1FFFFu) == 0) /* a new sign: magnitudes start again from zero */
             for (i = 0; i < NC; i++)
                 k[i] = 0;
-        if (NC == NCOMBO && g_scalar_shard >= 0 && c % NSHARD != (uint32_t)g_scalar_shard)
-            scalar_chunk(F, 0, NCOMBO_RN, o, res, c, k);
-        else if (NC == NCOMBO_RN && g_rn_half >= 0 && ((c + (uint32_t)g_rn_half) & 1u)) /* one policy a chunk */
-            scalar_chunk(F, 1, 1, o, res, c, k);
-        else if (NC == NCOMBO_RN && g_rn_half >= 0)
-            scalar_chunk(F, 0, 1, o, res, c, k);
-        else
+        if (g_rn_half < 0) {
             scalar_chunk(F, 0, NC, o, res, c, k);
+            continue;
+        }
+        if ((c + (uint32_t)g_rn_half) & 1u) /* one rn policy a chunk */
+            scalar_chunk(F, 1, 1, o, res, c, k);
+        else
+            scalar_chunk(F, 0, 1, o, res, c, k);
+        if (NC == NCOMBO && c % NSHARD == (uint32_t)g_scalar_shard)
+            scalar_chunk(F, NCOMBO_RN, NCOMBO - NCOMBO_RN, o, res, c, k);
     }
 }
 
 /* One function per format, flattened, and kept out of run_scalar (inlined there, the rn-only sweeps lost
  * their flattening). */
-#define SCALAR_FN(name, F, NC, BULK, CIRN)                                                                             \
+#define SCALAR_FN(name, F, NC, CIRN)                                                                             \
     static EX_NOINLINE EX_FLATTEN void scalar_##name(const oracle_set *o, scalar_result *res)                          \
     {                                                                                                                  \
         scalar_sweep(F, NC, o, res);                                                                                   \
@@ -320,7 +324,7 @@ EX_FORMATS(SCALAR_FN)
 static void run_scalar(mf_format F, const oracle_set *o, scalar_result *res)
 {
     switch (F) {
-#define EX_CASE(name, FMT, NC, BULK, CIRN)                                                                             \
+#define EX_CASE(name, FMT, NC, CIRN)                                                                             \
     case FMT: SCALAR_RN_CALL_##CIRN(name); break;
         EX_FORMATS(EX_CASE)
 #undef EX_CASE
@@ -514,14 +518,14 @@ EX_FORCE_INLINE void bulk_sweep(mf_format F, bulk_combo *cb, int nc)
         bulk_sweep(F, cb, nc);                                                                                         \
     }
 
-#define EX_BULK_FN(name, F, NC, BULK, CIRN) BULK_FN(name, F)
+#define EX_BULK_FN(name, F, NC, CIRN) BULK_FN(name, F)
 EX_FORMATS(EX_BULK_FN)
 #undef EX_BULK_FN
 
 static void run_bulk(mf_format F, bulk_combo *cb, int nc)
 {
     switch (F) {
-#define EX_CASE(name, FMT, NC, BULK, CIRN)                                                                             \
+#define EX_CASE(name, FMT, NC, CIRN)                                                                             \
     case FMT: bulk_##name(cb, nc); break;
         EX_FORMATS(EX_CASE)
 #undef EX_CASE
@@ -545,10 +549,9 @@ START_TEST(test_bulk_sweep)
     memset(cb, 0, sizeof cb);
     for (i = 0; i < nc; i++) {
         const mode_entry *m = &modes[i / 2];
-        /* The bulk pairs run the portable loop over the same core the scalar sweep proves on every input: for the
-         * formats without bulk_rn_all the 1/16 of chunks checks that loop (loads, stores, every power-of-two
-         * neighbourhood), in rn too. */
-        const int full = (m->round == MF_ROUND_NEAREST_EVEN && g_fmt->bulk_rn_all) || g_backend_only;
+        /* Without a backend named, mf_convert takes the best one, whose own sweep (exhaustive_<fmt>_<backend>) has
+         * every input in every mode: here the 1/16 of chunks (loads, stores, every power-of-two neighbourhood). */
+        const int full = g_backend_only;
         cb[i].opts.round = m->round;
         cb[i].opts.overflow = (mf_overflow)(i % 2);
         cb[i].tab[0] = &o->tab[i][0];
@@ -1174,14 +1177,14 @@ int main(int argc, char **argv)
     }
     g_ncombo = g_fmt->ncombo;
     if (argc == 2 && g_ncombo == NCOMBO && g_scalar_shard >= 0)
-        printf("%s: the scalar sweep in rn on every input, in the other modes on shard %d of %u (chunks of %u inputs c "
+        printf("%s: the scalar sweep in the modes other than rn on shard %d of %u (chunks of %u inputs c "
                "with c %% %u == %d; MF_EXHAUSTIVE_SHARD=all for every input)\n",
                argv[1], g_scalar_shard, NSHARD, SCHUNK, NSHARD, g_scalar_shard);
     if (g_fmt->rn_in_ci && !(getenv("MF_EXHAUSTIVE_SHARD") && strcmp(getenv("MF_EXHAUSTIVE_SHARD"), "all") == 0)) {
         g_ncombo = NCOMBO_RN;
-        printf("%s: rn under both policies (MF_EXHAUSTIVE_SHARD=all for every mode)\n", argv[1]);
+        printf("%s: rn only (MF_EXHAUSTIVE_SHARD=all for every mode)\n", argv[1]);
     }
-    if (argc == 2 && g_ncombo == NCOMBO_RN && g_scalar_shard >= 0) {
+    if (argc == 2 && g_scalar_shard >= 0) {
         g_rn_half = g_scalar_shard & 1;
         printf("%s: the scalar sweep of every input under one policy, rn ieee on the chunks of %u inputs c with "
                "(c + %d) even, rn sat on the others (MF_EXHAUSTIVE_SHARD=all: both on every input)\n",
