@@ -235,12 +235,15 @@ static void hw_decode_prepare(void)
         if (i < 16)
             v_store_u32(hw_tab_e2m1, k_decode(c, MF_FP4_E2M1));
     }
-    for (f = 0; f < MF_FORMAT_COUNT; f++) /* exact: every value is an f16 */
+    for (f = 0; f < MF_FORMAT_COUNT; f++) { /* exact: every value is an f16 */
         for (i = 0; i < 128 && hw_dec8_ok((mf_format)f); i += 16) {
             vu c = _mm512_add_epi32(_mm512_set1_epi32((int)i), v_lane_index());
             __m512 x = _mm512_castsi512_ps(k_decode(c, (mf_format)f));
             _mm256_store_si256((__m256i *)(hw_tab_h8[f] + i), _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
         }
+        if (hw_dec8_ok((mf_format)f) && k_no_neg_zero(mf__fmt_get((mf_format)f))) /* magnitude 0: see hw_dec8_h */
+            hw_tab_h8[f][0] = (uint16_t)((k_sign_nan_bits(mf__fmt_get((mf_format)f)) >> 16 & 0xFE00u) ^ 0x8000u);
+    }
     __atomic_store_n(&hw_tab_state, 2, __ATOMIC_RELEASE);
 }
 
@@ -250,16 +253,22 @@ MF_V int hw_decode_ok(const mf_format S)
 }
 
 /* 32 codes of an 8-bit format S, one a 16-bit lane -> f16 bits: two vpermt2w over the magnitudes, the
- * sign from the code (FNUZ's and P3109's NaN, the sign bit alone, made the f16 NaN k_sign_nan_bits gives) */
+ * sign from the code. FNUZ's and P3109's NaN is the sign bit alone (magnitude 0 with the sign), to be the f16 NaN
+ * k_sign_nan_bits gives: their table holds that NaN with its sign bit flipped at magnitude 0, the sign goes in by
+ * XOR (no other entry has the sign bit, so XOR is OR there), and the lookup zeroes the code 0 (+0) itself: one
+ * test a vector more than e4m3, where a compare and a masked move were two. */
 MF_V __m512i hw_dec8_h(__m512i c, const mf_format S, const __m512i *h)
 {
     const __mmask32 b6 = _mm512_test_epi16_mask(c, _mm512_set1_epi16(0x40));
-    __m512i r = _mm512_mask_blend_epi16(b6, _mm512_permutex2var_epi16(h[0], c, h[1]), _mm512_permutex2var_epi16(h[2], c, h[3]));
-    r = _mm512_ternarylogic_epi32(r, _mm512_slli_epi16(c, 8), _mm512_set1_epi16((short)0x8000), 0xF8);
-    if (k_no_neg_zero(mf__fmt_get(S))) /* the f16 of k_sign_nan_bits: FNUZ's 0xFE00, P3109's 0x7E00 */
-        r = _mm512_mask_mov_epi16(r, _mm512_cmpeq_epi16_mask(c, _mm512_set1_epi16((short)mf__fmt_nan_code(mf__fmt_get(S)))),
-                                  _mm512_set1_epi16((short)(k_sign_nan_bits(mf__fmt_get(S)) >> 16 & 0xFE00u)));
-    return r;
+    const __m512i sgn = _mm512_slli_epi16(c, 8), top = _mm512_set1_epi16((short)0x8000);
+    if (k_no_neg_zero(mf__fmt_get(S))) {
+        const __m512i lo = _mm512_maskz_permutex2var_epi16(_mm512_test_epi16_mask(c, c), h[0], c, h[1]);
+        const __m512i r = _mm512_mask_blend_epi16(b6, lo, _mm512_permutex2var_epi16(h[2], c, h[3]));
+        return _mm512_ternarylogic_epi32(r, sgn, top, 0x78); /* r ^ (sgn & top) */
+    }
+    return _mm512_ternarylogic_epi32(_mm512_mask_blend_epi16(b6, _mm512_permutex2var_epi16(h[0], c, h[1]),
+                                                             _mm512_permutex2var_epi16(h[2], c, h[3])),
+                                     sgn, top, 0xF8); /* r | (sgn & top) */
 }
 
 /* n (a multiple of 16) codes of such an S at b -> binary32 bits at out: 32 a step, then 16 */
