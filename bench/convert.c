@@ -118,6 +118,7 @@ static const bcase cases[] = {
     FAMILY(e3m4, MF_FP8_E3M4),
     FAMILY(binary8p4se, MF_BINARY8P4SE),
     FAMILY(binary8p3se, MF_BINARY8P3SE),
+    FAMILY(binary4p2sf, MF_BINARY4P2SF), /* P3109's 4-bit conformance format, packed as e2m1: against e2m1's rows */
 #undef FAMILY
     {"f32->binary8p4se", "rn propagate", MF_FP32, MF_BINARY8P4SE, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_PROPAGATE, NULL,
      NULL, NULL, NULL},

@@ -113,6 +113,10 @@ static void fill(mf_format s, uint8_t *buf, size_t n)
     size_t i;
     for (i = 0; i < n; i++) {
         float x = f32_input();
+        if (mf_storage_bytes(s, 2) == 1) { /* two codes a byte (e2m1, binary4p2sf): random bytes */
+            buf[i / 2] = (uint8_t)next();
+            continue;
+        }
         switch (s) {
         case MF_FP64: {
             double v = (double)x;
@@ -132,7 +136,6 @@ static void fill(mf_format s, uint8_t *buf, size_t n)
             memcpy(buf + 2 * i, &c, 2);
             break;
         }
-        case MF_FP4_E2M1: buf[i / 2] = (uint8_t)next(); break;
         default: buf[i] = (next() & 3) ? (uint8_t)mf_from_f32(s, x, MF_ROUND_NEAREST_EVEN, MF_OVERFLOW_IEEE, 0)
                                       : (uint8_t)next();
         }
@@ -484,6 +487,7 @@ START_TEST(test_backends_lengths)
         {MF_FP32, MF_FP8_E4M3}, {MF_FP32, MF_FP4_E2M1}, {MF_FP32, MF_FP16},    {MF_FP32, MF_BF16},
         {MF_FP32, MF_E8M0},     {MF_FP4_E2M1, MF_FP32}, {MF_FP16, MF_FP32},    {MF_FP64, MF_FP8_E5M2},
         {MF_FP64, MF_FP32},     {MF_FP32, MF_FP64},     {MF_FP6_E3M2, MF_FP4_E2M1}, {MF_BF16, MF_FP6_E2M3},
+        {MF_FP32, MF_BINARY4P2SF}, {MF_BINARY4P2SF, MF_FP32},
     };
     size_t k, n;
     uint64_t cases = 0;
@@ -498,14 +502,14 @@ START_TEST(test_backends_lengths)
             const int sh = mf_sr_width(d) == 16 ? 1 : mf_sr_width(d) == 8 ? 2 : 0;
             uint64_t off = (n % 5 == 0) ? ((uint64_t)1 << (34 + sh)) - 4 * (next() % 40) - next() % 4 : next() % 8;
             mf_opts opt = {(mf_round)r, (mf_overflow)(n & 1), next(), off, (n & 2) ? &st : NULL, 0, MF_PROFILE_DEFAULT};
-            size_t sfix = s == MF_FP4_E2M1 ? 0 : n % 8, dfix = (n / 8) % 8;
+            size_t sfix = mf_storage_bytes(s, 2) == 1 ? 0 : n % 8, dfix = (n / 8) % 8;
             check_all(d, s, n, sfix, dfix, &opt);
             opt.round = MF_ROUND_STOCHASTIC;
             check_all(d, s, n, sfix, dfix, &opt);
             cases += 2;
         }
     }
-    ck_assert_uint_eq(cases, (uint64_t)12 * 258 * 2);
+    ck_assert_uint_eq(cases, (uint64_t)(sizeof pairs / sizeof pairs[0]) * 258 * 2);
 }
 END_TEST
 
@@ -518,6 +522,7 @@ START_TEST(test_backends_heads_tails)
     static const mf_format pairs[][2] = {
         {MF_FP32, MF_FP16},     {MF_FP16, MF_FP32},     {MF_FP32, MF_FP8_E4M3}, {MF_FP8_E5M2, MF_FP8_E4M3},
         {MF_FP8_E4M3, MF_FP4_E2M1}, {MF_FP4_E2M1, MF_FP16}, {MF_FP8_E4M3, MF_FP32}, {MF_BF16, MF_FP4_E2M1},
+        {MF_FP32, MF_BINARY4P2SF}, {MF_BINARY4P2SF, MF_FP16}, {MF_FP8_E4M3, MF_BINARY4P2SF},
         {MF_FP64, MF_FP16},     {MF_FP32, MF_BF16},     {MF_FP16, MF_BF16},     {MF_FP6_E3M2, MF_E8M0},
     };
     static const mf_round modes[] = {MF_ROUND_NEAREST_EVEN, MF_ROUND_TOWARD_ZERO, MF_ROUND_STOCHASTIC, MF_ROUND_UP};
@@ -530,14 +535,14 @@ START_TEST(test_backends_heads_tails)
         for (n = 1000; n <= 1100; n++)
             for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
                 mf_opts opt = {modes[m], (mf_overflow)((n + m) & 1), next(), next() % 32, NULL, 0, MF_PROFILE_DEFAULT};
-                const size_t sfix = sbase + (s == MF_FP4_E2M1 ? 0 : (n * 7 + m * 13) % 64);
+                const size_t sfix = sbase + (mf_storage_bytes(s, 2) == 1 ? 0 : (n * 7 + m * 13) % 64);
                 const size_t dfix = dbase + (n * 5 + m * 11) % 64;
                 fill(s, src_buf, n + 64);
                 check_all(d, s, n, sfix, dfix, &opt);
                 cases++;
             }
     }
-    ck_assert_uint_eq(cases, (uint64_t)12 * 101 * 4);
+    ck_assert_uint_eq(cases, (uint64_t)(sizeof pairs / sizeof pairs[0]) * 101 * 4);
 }
 END_TEST
 

@@ -238,7 +238,7 @@ MF_V void bk_tab_loop(const mf_format S, const mf_format D, const mf_round R, co
     k_rn_tab spare;
     const k_rn_tab tab = *bk_tab(D, &spare);
     size_t i = 0;
-    if (D == MF_FP4_E2M1) /* eight vectors a step: 64 bytes, packed with fewer instructions */
+    if (mf__fmt_store_bits(D) == 4) /* eight vectors a step: 64 bytes, packed with fewer instructions */
         for (; i + 8 * MF_VL <= n; i += 8 * MF_VL) {
             vu c[8];
             int j;
@@ -256,7 +256,7 @@ MF_V void bk_tab_loop(const mf_format S, const mf_format D, const mf_round R, co
             v_store_u16((uint16_t *)dst + i + MF_VL, c1);
             v_store_u16((uint16_t *)dst + i + 2 * MF_VL, c2);
             v_store_u16((uint16_t *)dst + i + 3 * MF_VL, c3);
-        } else if (D == MF_FP4_E2M1)
+        } else if (mf__fmt_store_bits(D) == 4)
             v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
         else
             bk_store_tab8x4(D, (uint8_t *)dst + i, c0, c1, c2, c3);
@@ -265,7 +265,7 @@ MF_V void bk_tab_loop(const mf_format S, const mf_format D, const mf_round R, co
         vu c = bk_tab_round(bk_load32(S, src, i), D, R, O, &tab);
         if (D == MF_FP16)
             v_store_u16((uint16_t *)dst + i, c);
-        else if (D == MF_FP4_E2M1)
+        else if (mf__fmt_store_bits(D) == 4)
             v_store_u4((uint8_t *)dst + i / 2, c);
         else
             v_store_u8((uint8_t *)dst + i, c);
@@ -303,7 +303,7 @@ MF_V void bk_round_store(const mf_format D, const mf_round R, const mf_overflow 
     const vu c = bk_round_code(D, R, O, C, u, rb, tp, ct);
     if (D == MF_FP16 || D == MF_BF16)
         v_store_u16((uint16_t *)dst + i, c);
-    else if (D == MF_FP4_E2M1)
+    else if (mf__fmt_store_bits(D) == 4)
         v_store_u4((uint8_t *)dst + i / 2, c);
     else
         v_store_u8((uint8_t *)dst + i, c);
@@ -319,7 +319,7 @@ MF_V void bk_sr_words(const mf_format D, const mf_round R, const mf_overflow O, 
         vu c[4];
         for (p = 0; p < 4; p++)
             c[p] = bk_round_code(D, R, O, C, v_load_u32(src + e + (size_t)p * MF_VL), k_sr_part(w, D, p), tp, ct);
-        if (D == MF_FP4_E2M1)
+        if (mf__fmt_store_bits(D) == 4)
             v_store_u4x4((uint8_t *)dst + e / 2, c[0], c[1], c[2], c[3]);
 #ifdef V_HAS_TABLE32
         else if (R == MF_ROUND_STOCHASTIC && !C && k_rn_tab_ok(D)) /* k_round_sr_tab's codes (bk_round_code) */
@@ -416,14 +416,14 @@ MF_V void bk_round_loop(const mf_format D, void *dst, const uint32_t *src, size_
             vu c1 = bk_fast_code(v_load_u32(src + i + MF_VL), D, R, O);
             vu c2 = bk_fast_code(v_load_u32(src + i + 2 * MF_VL), D, R, O);
             vu c3 = bk_fast_code(v_load_u32(src + i + 3 * MF_VL), D, R, O);
-            if (D == MF_FP4_E2M1)
+            if (mf__fmt_store_bits(D) == 4)
                 v_store_u4x4((uint8_t *)dst + i / 2, c0, c1, c2, c3);
             else
                 v_store_u8x4((uint8_t *)dst + i, c0, c1, c2, c3);
         }
         for (; i < n; i += MF_VL) {
             vu c = bk_fast_code(v_load_u32(src + i), D, R, O);
-            if (D == MF_FP4_E2M1)
+            if (mf__fmt_store_bits(D) == 4)
                 v_store_u4((uint8_t *)dst + i / 2, c);
             else
                 v_store_u8((uint8_t *)dst + i, c);

@@ -214,7 +214,7 @@ MF_V void bk_decode_loop(const mf_format S, uint32_t *out, const void *src, size
         vu c;
         if (S == MF_BF16)
             c = v_load_u16((const uint16_t *)src + i);
-        else if (S == MF_FP4_E2M1)
+        else if (mf__fmt_store_bits(S) == 4)
             c = v_load_u4((const uint8_t *)src + i / 2);
         else if (mf__fmt_get(S).bits < 8) /* fp6: the code in a byte's low bits */
             c = v_and(v_load_u8((const uint8_t *)src + i), v_set1((1u << mf__fmt_get(S).bits) - 1u));

@@ -72,14 +72,15 @@ MF_V uint32_t k_sign_nan_bits(const mf__fmt f) { return k_p3109s(f) ? 0x7FC00000
 #define K_IF_BYTE_U4(...) __VA_ARGS__
 
 /* The rows the kernels convert (K_FMTS, bit e for row e): every row of a kind above stored as f64 or
- * f32, one code a byte, or as f16, bf16 and e2m1 are (the paths know those two 16-bit formats and one
- * packed one by name); and of those, the byte-coded rows and e2m1 (K_BYTE_FMTS: the byte tables'
- * formats). A new row of a known kind stored a code a byte gets every kernel by being a row. */
+ * f32, one code a byte, two codes a byte (e2m1, binary4p2sf: the paths ask mf__fmt_store_bits), or as f16 and
+ * bf16 are (the paths know those two 16-bit formats by name); and of those, the byte-coded and nibble rows
+ * (K_BYTE_FMTS: the byte tables' formats). A new row of a known kind stored a code a byte or two a byte gets every
+ * kernel by being a row (the f16/bf16 -> nibble w16 kernels are e2m1's alone: src/simd/w16.c). */
 #define K_STORE_OK_F64(e) 1
 #define K_STORE_OK_F32(e) 1
 #define K_STORE_OK_U16(e) ((e) == MF_FP16 || (e) == MF_BF16)
 #define K_STORE_OK_U8(e) 1
-#define K_STORE_OK_U4(e) ((e) == MF_FP4_E2M1)
+#define K_STORE_OK_U4(e) 1
 #define K_ROW_OK(e, man, kind, storage)                                                                  \
     (K_KIND_OK(MF__KIND_##kind) && K_MAN_OK(MF__KIND_##kind, man) && K_STORE_OK_##storage(e))
 #define K_MASK_ROW(e, man, kind, storage) K_ROW_OK(e, man, kind, storage)

@@ -6,7 +6,7 @@ static int bk_vectorizable(mf_format d, mf_format s, const mf_opts *o, int count
 {
     if (d == s)
         return 0;
-    if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 1) && (d == MF_FP4_E2M1 || s == MF_FP4_E2M1))
+    if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 1) && (mf__fmt_store_bits(d) == 4 || mf__fmt_store_bits(s) == 4))
         return 0; /* the portable head would end mid-byte */
     /* From f64 in sr into fp8/fp6/fp4 (8 random bits) the f32 step's round to odd keeps every bit down
      * to 2^-8 of the target's last place (at most 3 + 8 of binary32's 24), and truncating there is all
@@ -111,8 +111,8 @@ __attribute__((noinline)) static void bk_blocked(mf_format d, void *dst, mf_form
         /* a source that is not 64-byte aligned splits every vector load in two, which slows DRAM-bound
          * calls (docs/perf/tuning.md): the first elements go to the portable backend instead */
         const size_t sb = (size_t)((mf__fmt_get(s).bits + 7) / 8), mis = (size_t)(-(uintptr_t)src & 63u);
-        head = s != MF_FP4_E2M1 && mis % sb == 0 ? mis / sb : 0;
-        if ((head & 1) && d == MF_FP4_E2M1) /* e2m1 output must start on a whole byte */
+        head = mf__fmt_store_bits(s) != 4 && mis % sb == 0 ? mis / sb : 0;
+        if ((head & 1) && mf__fmt_store_bits(d) == 4) /* e2m1 output must start on a whole byte */
             head = 0;
         if (head > n)
             head = n;
@@ -147,9 +147,9 @@ __attribute__((noinline)) static void bk_blocked(mf_format d, void *dst, mf_form
     } else if (csr_set)
         v_csr_set((csr & ~V_CSR_OWN) | csr_k);
     for (blk = head; blk < end; blk += m) {
-        size_t i, dbytes = d == MF_FP4_E2M1 ? 0 : (size_t)((mf__fmt_get(d).bits + 7) / 8);
+        size_t i, dbytes = mf__fmt_store_bits(d) == 4 ? 0 : (size_t)((mf__fmt_get(d).bits + 7) / 8);
         const uint32_t *b32;
-        void *final = (uint8_t *)dst + (d == MF_FP4_E2M1 ? blk / 2 : blk * dbytes), *dp = final;
+        void *final = (uint8_t *)dst + (mf__fmt_store_bits(d) == 4 ? blk / 2 : blk * dbytes), *dp = final;
         m = end - blk < bsize ? end - blk : bsize;
         if (((s == MF_FP32 && d != MF_FP64) || (d == MF_FP32 && s != MF_FP64)) && !stream)
             m = end - blk; /* nothing to stage: one pass over the whole range */
@@ -238,7 +238,7 @@ __attribute__((noinline)) static void bk_blocked(mf_format d, void *dst, mf_form
             bk_round(d, dp, b32, m, r2, o->overflow, count, &ks, o->sr_offset + blk, &ct);
         }
         if (stream && !nt64)
-            bk_stream_copy(final, obuf, d == MF_FP4_E2M1 ? m / 2 : m * dbytes);
+            bk_stream_copy(final, obuf, mf__fmt_store_bits(d) == 4 ? m / 2 : m * dbytes);
     }
     if (stream)
         v_stream_fence(); /* order the streaming stores before the caller's */

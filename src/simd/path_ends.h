@@ -44,7 +44,7 @@ static void bk_end_out(const bk_end *e, mf_format d, void *dst)
     const size_t dq = mf__storage_bytes(d, e->q), dt = mf__storage_bytes(d, e->t);
     const uint8_t *b = (const uint8_t *)e->d + dq;
     uint8_t *out = (uint8_t *)dst + mf__storage_bytes(d, e->from);
-    if (d == MF_FP4_E2M1 && (e->t & 1)) {
+    if (mf__fmt_store_bits(d) == 4 && (e->t & 1)) {
         memcpy(out, b, dt - 1);
         out[dt - 1] = (uint8_t)((out[dt - 1] & 0xF0u) | (b[dt - 1] & 0x0Fu));
     } else {

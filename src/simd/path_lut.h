@@ -18,7 +18,7 @@ __attribute__((noinline)) static void bk_lut_run(mf_format d, void *dst, mf_form
 {
     uint16_t tab[256] = {0}; /* one-byte results in its first 256 bytes */
     uint8_t codes[256], *t8 = (uint8_t *)tab;
-    const int s4 = s == MF_FP4_E2M1, d4 = d == MF_FP4_E2M1, wide = d == MF_FP16 || d == MF_BF16;
+    const int s4 = mf__fmt_store_bits(s) == 4, d4 = mf__fmt_store_bits(d) == 4, wide = d == MF_FP16 || d == MF_BF16;
     const size_t db = d4 ? 0 : wide ? 2 : 1;
     int stream, i;
     size_t head = 0, nblk;
@@ -54,11 +54,13 @@ __attribute__((noinline)) static void bk_lut_run(mf_format d, void *dst, mf_form
     bk_portable(d, dst, s, src, head + 64 * nblk, n, o, &none, 0);
 }
 
-/* the pairs the byte tables serve: a source of one-byte codes or e2m1, a result of those, f16 or bf16 */
+/* the pairs the byte tables serve: a source of one-byte codes or packed nibbles (e2m1, binary4p2sf), a result of
+ * those, f16 or bf16; not nibbles into nibbles (the loops have no such case: the blocked path converts them) */
 static int bk_lut_pair(mf_format d, mf_format s)
 {
-    const int s4 = s == MF_FP4_E2M1, d4 = d == MF_FP4_E2M1, wide = d == MF_FP16 || d == MF_BF16;
-    return BK_HW_LUT && d != s && (s4 || mf__storage_bytes(s, 64) == 64) && (wide || d4 || mf__storage_bytes(d, 64) == 64);
+    const int s4 = mf__fmt_store_bits(s) == 4, d4 = mf__fmt_store_bits(d) == 4, wide = d == MF_FP16 || d == MF_BF16;
+    return BK_HW_LUT && d != s && !(s4 && d4) && (s4 || mf__storage_bytes(s, 64) == 64) &&
+           (wide || d4 || mf__storage_bytes(d, 64) == 64);
 }
 
 static int bk_lut_ok(mf_format d, mf_format s, size_t n, const mf_opts *o)
@@ -146,7 +148,7 @@ static void bk_blocked_part(mf_format d, void *dst, mf_format s, const void *src
 __attribute__((noinline)) static int bk_lut_sr_run(mf_format d, void *dst, mf_format s, const void *src, size_t n,
                                                      const mf_opts *o)
 {
-    const int s4 = s == MF_FP4_E2M1, d4 = d == MF_FP4_E2M1, wide = d == MF_FP16 || d == MF_BF16;
+    const int s4 = mf__fmt_store_bits(s) == 4, d4 = mf__fmt_store_bits(d) == 4, wide = d == MF_FP16 || d == MF_BF16;
     const size_t nc = s4 ? 16 : 256, db = d4 ? 0 : wide ? 2 : 1;
     const unsigned w = mf_sr_width(d), csr = v_csr_get();
     uint32_t u[256], lo[256], hi[256], T[256];

@@ -78,7 +78,7 @@ MF_V void hw_dec_store(uint32_t *out, __m128i h, const mf_format S)
 /* 16 codes from src (packed two a byte for e2m1), one per 16-bit lane */
 MF_V __m256i hw_dec_load16(const uint8_t *src, const mf_format S)
 {
-    if (S == MF_FP4_E2M1) { /* element 2i in bits 0..3 of byte i */
+    if (mf__fmt_store_bits(S) == 4) { /* element 2i in bits 0..3 of byte i */
         const __m128i b = _mm_loadl_epi64((const __m128i *)src);
         const __m128i lo = _mm_and_si128(b, _mm_set1_epi8(0x0F));
         const __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), _mm_set1_epi8(0x0F));
@@ -90,7 +90,7 @@ MF_V __m256i hw_dec_load16(const uint8_t *src, const mf_format S)
 /* the same for 8 codes (the low 8 lanes) */
 MF_V __m256i hw_dec_load8(const uint8_t *src, const mf_format S)
 {
-    if (S == MF_FP4_E2M1) {
+    if (mf__fmt_store_bits(S) == 4) {
         int32_t w;
         __builtin_memcpy(&w, src, 4);
         {
@@ -106,7 +106,7 @@ MF_V __m256i hw_dec_load8(const uint8_t *src, const mf_format S)
 /* Decode n (a multiple of 8) codes of S at src into binary32 bits at out, 16 a step */
 MF_V void hw_decode_t(const mf_format S, uint32_t *out, const uint8_t *src, size_t n)
 {
-    const size_t per16 = S == MF_FP4_E2M1 ? 8 : 16; /* source bytes of 16 codes */
+    const size_t per16 = mf__fmt_store_bits(S) == 4 ? 8 : 16; /* source bytes of 16 codes */
     size_t i;
     for (i = 0; i + 16 <= n; i += 16) {
         const __m256i h = hw_dec_h(hw_dec_load16(src + i / 16 * per16, S), S);

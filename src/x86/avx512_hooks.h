@@ -198,7 +198,7 @@ MF_V void hw_f32_to_f64_nt(double *out, vu u)
  * formats (every one-byte row of the table but e5m2, which is an f16's top byte, and e8m0) keep their 128
  * magnitudes as f16 bits: every such value is an f16 (normal, subnormal for e5m2fnuz's smallest, inf or
  * NaN with its payload), and vcvtph2ps widens it exactly, NaNs quiet with their payload, as k_decode. */
-static uint32_t hw_tab_e2m1[16] __attribute__((aligned(64)));
+static uint32_t hw_tab_u4[MF_FORMAT_COUNT][16] __attribute__((aligned(64))); /* packed nibbles: e2m1, binary4p2sf */
 static uint32_t hw_tab_e2m3[32] __attribute__((aligned(64)));
 static uint32_t hw_tab_e3m2[32] __attribute__((aligned(64)));
 static uint16_t hw_tab_h8[MF_FORMAT_COUNT][128] __attribute__((aligned(64))); /* by format, its magnitudes */
@@ -232,9 +232,10 @@ static void hw_decode_prepare(void)
         vu c = _mm512_add_epi32(_mm512_set1_epi32((int)i), v_lane_index());
         v_store_u32(hw_tab_e2m3 + i, k_decode(c, MF_FP6_E2M3));
         v_store_u32(hw_tab_e3m2 + i, k_decode(c, MF_FP6_E3M2));
-        if (i < 16)
-            v_store_u32(hw_tab_e2m1, k_decode(c, MF_FP4_E2M1));
     }
+    for (f = 0; f < MF_FORMAT_COUNT; f++) /* every code of the nibble formats, sign and specials included */
+        if (mf__fmt_store_bits((mf_format)f) == 4 && (K_FMTS >> f & 1u))
+            v_store_u32(hw_tab_u4[f], k_decode(v_lane_index(), (mf_format)f));
     for (f = 0; f < MF_FORMAT_COUNT; f++) { /* exact: every value is an f16 */
         for (i = 0; i < 128 && hw_dec8_ok((mf_format)f); i += 16) {
             vu c = _mm512_add_epi32(_mm512_set1_epi32((int)i), v_lane_index());
@@ -249,7 +250,7 @@ static void hw_decode_prepare(void)
 
 MF_V int hw_decode_ok(const mf_format S)
 {
-    return S == MF_FP4_E2M1 || S == MF_FP6_E2M3 || S == MF_FP6_E3M2 || S == MF_FP8_E5M2 || hw_dec8_ok(S);
+    return mf__fmt_store_bits(S) == 4 || S == MF_FP6_E2M3 || S == MF_FP6_E3M2 || S == MF_FP8_E5M2 || hw_dec8_ok(S);
 }
 
 /* 32 codes of an 8-bit format S, one a 16-bit lane -> f16 bits: two vpermt2w over the magnitudes, the
@@ -297,8 +298,8 @@ MF_V void hw_decode_loop(const mf_format S, uint32_t *out, const void *src, size
     const vu sign_of = _mm512_set1_epi32((int)0x80000000u);
     const uint8_t *b = (const uint8_t *)src;
     size_t i;
-    if (S == MF_FP4_E2M1) {
-        const vu t = _mm512_load_si512(hw_tab_e2m1); /* sign included */
+    if (mf__fmt_store_bits(S) == 4) {
+        const vu t = _mm512_load_si512(hw_tab_u4[S]); /* sign included */
         for (i = 0; i < n; i += 16)
             _mm512_storeu_si512(out + i, _mm512_permutexvar_epi32(v_load_u4(b + i / 2), t));
     } else if (S == MF_FP6_E2M3 || S == MF_FP6_E3M2) {
