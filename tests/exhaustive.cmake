@@ -55,8 +55,10 @@ endforeach()
 # P3109's binary8p4se and binary8p3se are swept per backend as e4m3 and e5m2 are, every mode and policy (the portable rn-only limit above is the
 # scalar sweep's CI time; a backend's bulk sweeps cost a fraction of the scalar one); a backend that inherits
 # f32 -> a format from the portable one (src/simd/kernels.h's K_FMTS) reports SKIP.
-set(MF_EXHAUSTIVE_avx2 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4 binary8p4se binary8p3se binary4p2sf)
-set(MF_EXHAUSTIVE_avx512 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4 binary8p4se binary8p3se binary4p2sf)
+set(MF_EXHAUSTIVE_avx2 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4
+  binary8p4se binary8p3se binary4p2sf)
+set(MF_EXHAUSTIVE_avx512 f16 bf16 e4m3 e5m2 e2m3 e3m2 e2m1 e8m0 e4m3fnuz e5m2fnuz e4m3b11fnuz e4m3ieee e3m4
+  binary8p4se binary8p3se binary4p2sf)
 set(MF_EXHAUSTIVE_avx512bf16 bf16)
 foreach(backend avx2 avx512 avx512bf16)
   foreach(fmt IN LISTS MF_EXHAUSTIVE_${backend})

@@ -6,7 +6,8 @@ static int bk_vectorizable(mf_format d, mf_format s, const mf_opts *o, int count
 {
     if (d == s)
         return 0;
-    if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 1) && (mf__fmt_store_bits(d) == 4 || mf__fmt_store_bits(s) == 4))
+    if (o->round == MF_ROUND_STOCHASTIC && (o->sr_offset & 1) &&
+        (mf__fmt_store_bits(d) == 4 || mf__fmt_store_bits(s) == 4))
         return 0; /* the portable head would end mid-byte */
     /* From f64 in sr into fp8/fp6/fp4 (8 random bits) the f32 step's round to odd keeps every bit down
      * to 2^-8 of the target's last place (at most 3 + 8 of binary32's 24), and truncating there is all
