@@ -834,7 +834,7 @@ END_TEST
  * - MF_ROUND_STOCHASTIC: mf_from_f32 with rbits at both sides of the threshold of all 32 bits (StochasticA with
  *   N = 32); mf_convert with Philox bits (element i takes mf_sr_rbits(seed, i, w), w = mf_sr_width(F):
  *   StochasticA with N = w), whose R the oracle reads from the same word.
- * About 27 conversions an input (~3 CPU-minutes per 2^30 inputs): every input with MF_EXHAUSTIVE_SHARD=all
+ * About 27 conversions an input: every input with MF_EXHAUSTIVE_SHARD=all
  * (scripts/setup.sh test-all); in CI (CI time) the day's 1/256 of the chunks, c % 256 == g_rosr_shard. */
 enum { RCHUNK = 1 << 16, NPOL = 3, NSHARD_ROSR = 256 };
 static int g_rosr_shard = -1;

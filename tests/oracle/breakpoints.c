@@ -181,6 +181,19 @@ uint32_t mfo_mag_code(const mfo_fmt *f, mfo_mode m, int saturate, int negative, 
     return j | (negative ? mfo_sign_bit(f) : 0u);
 }
 
+/* Append a boundary: from binary32 magnitude bits s on, code. 0 done, 1 s lies beyond binary32's finite values
+ * (nothing appended), -1 s does not rise above the last boundary. */
+static int bp_push(mfo_bp *t, size_t *n, uint32_t s, uint32_t code)
+{
+    if (s >= 0x7F800000u)
+        return 1;
+    if (s <= t->start[*n - 1])
+        return -1;
+    t->start[*n] = s;
+    t->code[(*n)++] = code;
+    return 0;
+}
+
 int mfo_bp_build(mfo_bp *t, const mfo_fmt *f, mfo_mode m, int saturate, int negative)
 {
     const uint32_t top = mfo_max_code(f) + 1u; /* the virtual code above max */
@@ -205,37 +218,26 @@ int mfo_bp_build(mfo_bp *t, const mfo_fmt *f, mfo_mode m, int saturate, int nega
         double lo = mfo_mag_value(f, j - 1), hi = mfo_mag_value(f, j);
         double mid = (lo + hi) / 2;
         uint32_t s;
+        int r;
         if (!(lo < hi))
             goto fail;
         if (dir == DIR_ODD) { /* just above lo: the odd one of j - 1 and j; from hi on: j */
-            s = first_u(lo, 1);
-            if (s >= 0x7F800000u)
-                break;
-            if (s <= t->start[n - 1])
-                goto fail;
-            t->start[n] = s;
-            t->code[n++] = mfo_mag_code(f, m, saturate, negative, (j - 1) & 1u ? j - 1 : j);
-            s = first_u(hi, 0);
-            if (s >= 0x7F800000u)
-                break;
-            if (s <= t->start[n - 1])
-                goto fail;
-            t->start[n] = s;
-            t->code[n++] = mfo_mag_code(f, m, saturate, negative, j);
-            continue;
+            r = bp_push(t, &n, first_u(lo, 1), mfo_mag_code(f, m, saturate, negative, (j - 1) & 1u ? j - 1 : j));
+            if (r == 0)
+                r = bp_push(t, &n, first_u(hi, 0), mfo_mag_code(f, m, saturate, negative, j));
+        } else {
+            switch (dir) {
+            case DIR_NEAREST_EVEN: s = first_u(mid, (j & 1u) != 0); break; /* the tie goes to the even code */
+            case DIR_NEAREST_UP: s = first_u(mid, 0); break;
+            case DIR_TOWARD_ZERO: s = first_u(hi, 0); break;
+            default: s = first_u(lo, 1); break;
+            }
+            r = bp_push(t, &n, s, mfo_mag_code(f, m, saturate, negative, j));
         }
-        switch (dir) {
-        case DIR_NEAREST_EVEN: s = first_u(mid, (j & 1u) != 0); break; /* the tie goes to the even code */
-        case DIR_NEAREST_UP: s = first_u(mid, 0); break;
-        case DIR_TOWARD_ZERO: s = first_u(hi, 0); break;
-        default: s = first_u(lo, 1); break;
-        }
-        if (s >= 0x7F800000u)
-            break; /* this and higher codes need magnitudes beyond binary32 */
-        if (s <= t->start[n - 1])
+        if (r < 0)
             goto fail;
-        t->start[n] = s;
-        t->code[n++] = mfo_mag_code(f, m, saturate, negative, j);
+        if (r > 0)
+            break; /* this and higher codes need magnitudes beyond binary32 */
     }
     t->start[n] = 0x7F800000u;
     t->code[n++] = mfo_inf_result(f, negative, saturate);
